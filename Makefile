@@ -1,0 +1,36 @@
+# Hornet: every entry point. `make demo` and `make check` are the whole
+# set-up on a fresh Debian 12 machine; both install what is missing.
+
+SHELL := /bin/bash
+ROOT := $(abspath .)
+B := $(ROOT)/build
+
+.PHONY: all deps kernel tests check demo clean help
+
+all: kernel tests
+
+help:
+	@echo "make demo    build everything, boot the VM, show a light skeleton loading"
+	@echo "make check   build everything and run every host and VM test"
+	@echo "make kernel  extract, patch, configure and build the kernel, bpftool, libbpf"
+	@echo "make tests   build the static test programs for the VM"
+	@echo "make deps    install missing Debian packages (needs root)"
+	@echo "make clean   remove build/ (the ccache outside the repo stays)"
+
+deps:
+	@$(ROOT)/scripts/install-deps
+
+kernel: deps
+	@$(ROOT)/scripts/build-kernel
+
+tests: kernel
+	@$(MAKE) --no-print-directory -f $(ROOT)/tests/vm/tests.mk ROOT=$(ROOT)
+
+check: tests
+	@$(ROOT)/tests/run
+
+demo: tests
+	@$(ROOT)/scripts/demo
+
+clean:
+	rm -rf $(B)
