@@ -5,7 +5,7 @@ SHELL := /bin/bash
 ROOT := $(abspath .)
 B := $(ROOT)/build
 
-.PHONY: all deps kernel tests check demo clean help
+.PHONY: all deps keys kernel tests check demo clean help
 
 all: kernel tests
 
@@ -14,13 +14,17 @@ help:
 	@echo "make check   build everything and run every host and VM test"
 	@echo "make kernel  extract, patch, configure and build the kernel, bpftool, libbpf"
 	@echo "make tests   build the static test programs for the VM"
+	@echo "make keys    generate the signing keys under build/keys (never committed)"
 	@echo "make deps    install missing Debian packages (needs root)"
 	@echo "make clean   remove build/ (the ccache outside the repo stays)"
 
 deps:
 	@$(ROOT)/scripts/install-deps
 
-kernel: deps
+keys: deps
+	@$(ROOT)/keys/mkkeys
+
+kernel: keys
 	@$(ROOT)/scripts/build-kernel
 
 tests: kernel

@@ -2,27 +2,39 @@
 /*
  * Hornet: signature verification for BPF light skeleton loaders.
  *
- * This file only registers the LSM; the hooks, the verifier and the
- * securityfs interface live in files of their own.
+ * This file only registers the LSM. The hooks are in hooks.c, the verifier
+ * in verify.c, the mode and keyring policy in policy.c, the securityfs
+ * interface in fs.c and the audit records in audit.c.
  */
 
 #include <linux/init.h>
 #include <linux/lsm_hooks.h>
 #include <uapi/linux/lsm.h>
 
+#include "hornet.h"
+
+bool hornet_enabled __ro_after_init;
+
 static const struct lsm_id hornet_lsmid = {
 	.name = "hornet",
 	.id = LSM_ID_HORNET,
 };
 
+static struct security_hook_list hornet_hooks[] __ro_after_init = {
+	LSM_HOOK_INIT(bpf_prog_load, hornet_bpf_prog_load),
+};
+
 /**
- * hornet_init - register Hornet with the LSM framework
+ * hornet_init - register Hornet's hooks with the LSM framework
  *
  * Return: 0 always.
  */
 static int __init hornet_init(void)
 {
-	security_add_hooks(NULL, 0, &hornet_lsmid);
+	security_add_hooks(hornet_hooks, ARRAY_SIZE(hornet_hooks), &hornet_lsmid);
+	hornet_enabled = true;
+	pr_info("hornet: initialized in %s mode\n",
+		hornet_mode_name(hornet_policy.mode));
 	return 0;
 }
 

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Hornet: the securityfs interface, /sys/kernel/security/hornet/.
+ *
+ *   mode      rw  off|audit|enforce, plus " locked" once locked;
+ *                 write a mode or "lock"
+ *   keyrings  rw  the accepted keyrings, e.g. "builtin secondary"
+ *   counters  r   "seen N", "verified N", "refused N", "audited N"
+ *
+ * Writes need CAP_MAC_ADMIN and are audited, refused ones included.
+ */
+
+#include <linux/capability.h>
+#include <linux/fs.h>
+#include <linux/init.h>
+#include <linux/security.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include "hornet.h"
+
+/* Longest write accepted by any file: the four keyring names and spaces. */
+#define HORNET_WRITE_MAX	64
+
+static struct dentry *hornet_dir, *hornet_mode_file, *hornet_keyrings_file,
+		     *hornet_counters_file;
+
+/**
+ * hornet_read_string - copy a short generated string to userspace
+ * @buf: the user buffer
+ * @count: its size
+ * @ppos: the file position
+ * @text: the NUL-terminated contents of the file
+ *
+ * Return: the number of bytes read, or a negative errno.
+ */
+static ssize_t hornet_read_string(char __user *buf, size_t count,
+				  loff_t *ppos, const char *text)
+{
+	return simple_read_from_buffer(buf, count, ppos, text, strlen(text));
+}
+
+/**
+ * hornet_copy_write - check the caller and copy a write into the kernel
+ * @file: the file written to
+ * @ubuf: the user data
+ * @count: its length
+ *
+ * Return: a NUL-terminated copy to kfree(), or an ERR_PTR: -EPERM without
+ * CAP_MAC_ADMIN, -EINVAL for an empty or overlong write, -EFAULT.
+ */
+static char *hornet_copy_write(struct file *file, const char __user *ubuf,
+			       size_t count)
+{
+	if (!file_ns_capable(file, &init_user_ns, CAP_MAC_ADMIN))
+		return ERR_PTR(-EPERM);
+	if (!count || count > HORNET_WRITE_MAX)
+		return ERR_PTR(-EINVAL);
+	return memdup_user_nul(ubuf, count);
+}
+
+/**
+ * hornet_mode_name_locked - the mode file's text for a policy
+ * @mode: the mode
+ * @locked: whether the policy is locked
+ * @buf: a buffer of at least 24 bytes
+ *
+ * Return: @buf.
+ */
+static char *hornet_mode_text(enum hornet_mode mode, bool locked, char *buf)
+{
+	sprintf(buf, "%s%s", hornet_mode_name(mode), locked ? " locked" : "");
+	return buf;
+}
+
+/**
+ * hornet_mode_read - show the mode
+ * @file: the mode file
+ * @buf: the user buffer
+ * @count: its size
+ * @ppos: the file position
+ *
+ * Return: the number of bytes read, or a negative errno.
+ */
+static ssize_t hornet_mode_read(struct file *file, char __user *buf,
+				size_t count, loff_t *ppos)
+{
+	char text[32];
+
+	hornet_mode_text(READ_ONCE(hornet_policy.mode),
+			 READ_ONCE(hornet_policy.locked), text);
+	strcat(text, "\n");
+	return hornet_read_string(buf, count, ppos, text);
+}
+
+/**
+ * hornet_mode_write - set the mode, or lock the policy
+ * @file: the mode file
+ * @ubuf: "off", "audit", "enforce" or "lock"
+ * @count: the length of @ubuf
+ * @ppos: the file position (unused)
+ *
+ * Return:
+ * * @count	- the mode was set or the policy locked
+ * * %-EPERM	- no CAP_MAC_ADMIN, or the policy is locked
+ * * %-EINVAL	- not a mode nor "lock"
+ * * %-EFAULT	- @ubuf could not be read
+ */
+static ssize_t hornet_mode_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	char old[32], new[32];
+	enum hornet_mode mode;
+	bool lock;
+	char *buf;
+	int err;
+
+	buf = hornet_copy_write(file, ubuf, count);
+	if (IS_ERR(buf)) {
+		err = PTR_ERR(buf);
+		if (err == -EPERM)
+			hornet_audit_config("mode", "?", "?", err);
+		return err;
+	}
+	err = hornet_parse_mode(buf, &mode, &lock);
+	kfree(buf);
+	if (err)
+		return err;
+
+	mutex_lock(&hornet_policy_mutex);
+	hornet_mode_text(hornet_policy.mode, hornet_policy.locked, old);
+	if (lock) {
+		err = hornet_policy_lock(&hornet_policy);
+		hornet_mode_text(hornet_policy.mode, true, new);
+		hornet_audit_config("lock", old, new, err);
+	} else {
+		err = hornet_policy_set_mode(&hornet_policy, mode);
+		hornet_mode_text(mode, hornet_policy.locked, new);
+		hornet_audit_config("mode", old, new, err);
+	}
+	mutex_unlock(&hornet_policy_mutex);
+	return err ?: count;
+}
+
+/**
+ * hornet_keyrings_read - show the accepted keyrings
+ * @file: the keyrings file
+ * @buf: the user buffer
+ * @count: its size
+ * @ppos: the file position
+ *
+ * Return: the number of bytes read, or a negative errno.
+ */
+static ssize_t hornet_keyrings_read(struct file *file, char __user *buf,
+				    size_t count, loff_t *ppos)
+{
+	char text[HORNET_WRITE_MAX];
+	int len;
+
+	len = hornet_format_keyrings(READ_ONCE(hornet_policy.keyrings), text,
+				     sizeof(text) - 1);
+	text[len] = '\n';
+	text[len + 1] = '\0';
+	return hornet_read_string(buf, count, ppos, text);
+}
+
+/**
+ * hornet_keyrings_write - replace the accepted keyrings
+ * @file: the keyrings file
+ * @ubuf: keyring names, e.g. "builtin secondary user"
+ * @count: the length of @ubuf
+ * @ppos: the file position (unused)
+ *
+ * Return:
+ * * @count	- the policy now accepts exactly the keyrings named
+ * * %-EPERM	- no CAP_MAC_ADMIN, or the policy is locked
+ * * %-EINVAL	- an unknown or repeated name, or none
+ * * %-EFAULT	- @ubuf could not be read
+ */
+static ssize_t hornet_keyrings_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	char old[HORNET_WRITE_MAX], new[HORNET_WRITE_MAX];
+	u32 keyrings;
+	char *buf;
+	int err;
+
+	buf = hornet_copy_write(file, ubuf, count);
+	if (IS_ERR(buf)) {
+		err = PTR_ERR(buf);
+		if (err == -EPERM)
+			hornet_audit_config("keyrings", "?", "?", err);
+		return err;
+	}
+	err = hornet_parse_keyrings(buf, &keyrings);
+	kfree(buf);
+	if (err)
+		return err;
+
+	mutex_lock(&hornet_policy_mutex);
+	hornet_format_keyrings(hornet_policy.keyrings, old, sizeof(old));
+	hornet_format_keyrings(keyrings, new, sizeof(new));
+	err = hornet_policy_set_keyrings(&hornet_policy, keyrings);
+	hornet_audit_config("keyrings", old, new, err);
+	mutex_unlock(&hornet_policy_mutex);
+	return err ?: count;
+}
+
+/**
+ * hornet_counters_read - show the counters
+ * @file: the counters file
+ * @buf: the user buffer
+ * @count: its size
+ * @ppos: the file position
+ *
+ * Return: the number of bytes read, or a negative errno.
+ */
+static ssize_t hornet_counters_read(struct file *file, char __user *buf,
+				    size_t count, loff_t *ppos)
+{
+	char text[128];
+
+	scnprintf(text, sizeof(text),
+		  "seen %lld\nverified %lld\nrefused %lld\naudited %lld\n",
+		  atomic64_read(&hornet_counters.seen),
+		  atomic64_read(&hornet_counters.verified),
+		  atomic64_read(&hornet_counters.refused),
+		  atomic64_read(&hornet_counters.audited));
+	return hornet_read_string(buf, count, ppos, text);
+}
+
+static const struct file_operations hornet_mode_fops = {
+	.read = hornet_mode_read,
+	.write = hornet_mode_write,
+	.llseek = generic_file_llseek,
+};
+
+static const struct file_operations hornet_keyrings_fops = {
+	.read = hornet_keyrings_read,
+	.write = hornet_keyrings_write,
+	.llseek = generic_file_llseek,
+};
+
+static const struct file_operations hornet_counters_fops = {
+	.read = hornet_counters_read,
+	.llseek = generic_file_llseek,
+};
+
+/**
+ * hornet_fs_init - create /sys/kernel/security/hornet/
+ *
+ * Nothing is created when Hornet is not in the LSM list.
+ *
+ * Return: 0, or the error of the first entry that could not be created,
+ * after removing what was created before it.
+ */
+static int __init hornet_fs_init(void)
+{
+	int err;
+
+	if (!hornet_enabled)
+		return 0;
+
+	hornet_dir = securityfs_create_dir("hornet", NULL);
+	if (IS_ERR(hornet_dir))
+		return PTR_ERR(hornet_dir);
+
+	hornet_mode_file = securityfs_create_file("mode", 0600, hornet_dir,
+						  NULL, &hornet_mode_fops);
+	if (IS_ERR(hornet_mode_file)) {
+		err = PTR_ERR(hornet_mode_file);
+		goto err_dir;
+	}
+	hornet_keyrings_file = securityfs_create_file("keyrings", 0600,
+						      hornet_dir, NULL,
+						      &hornet_keyrings_fops);
+	if (IS_ERR(hornet_keyrings_file)) {
+		err = PTR_ERR(hornet_keyrings_file);
+		goto err_mode;
+	}
+	hornet_counters_file = securityfs_create_file("counters", 0444,
+						      hornet_dir, NULL,
+						      &hornet_counters_fops);
+	if (IS_ERR(hornet_counters_file)) {
+		err = PTR_ERR(hornet_counters_file);
+		goto err_keyrings;
+	}
+	return 0;
+
+err_keyrings:
+	securityfs_remove(hornet_keyrings_file);
+err_mode:
+	securityfs_remove(hornet_mode_file);
+err_dir:
+	securityfs_remove(hornet_dir);
+	return err;
+}
+
+fs_initcall(hornet_fs_init);

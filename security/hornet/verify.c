@@ -1,0 +1,530 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Hornet: build the signed payload of a BPF_PROG_LOAD and verify it.
+ *
+ * The payload is the program's instructions followed by the value of each
+ * map in fd_array[0..fd_array_cnt - 1], in order. Each piece is hashed where
+ * it lives (the instructions in the bpf_prog the kernel will verify and run,
+ * the values in the frozen maps), in one pass, through
+ * pkcs7_supply_detached_data_vec(); nothing is copied.
+ */
+
+#include <crypto/pkcs7.h>
+#include <linux/bpf.h>
+#include <linux/cred.h>
+#include <linux/err.h>
+#include <linux/filter.h>
+#include <linux/key.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uio.h>
+#include <linux/verification.h>
+
+#include "hornet.h"
+
+struct hornet_verdict_info {
+	const char *name;
+	int err;
+};
+
+/* The errno that enforce mode returns for each verdict. */
+static const struct hornet_verdict_info hornet_verdicts[HORNET_VERDICT_MAX] = {
+	[HORNET_OK]		= { "ok", 0 },
+	[HORNET_UNSIGNED]	= { "unsigned", -EPERM },
+	[HORNET_BADSIG]		= { "badsig", -EKEYREJECTED },
+	[HORNET_UNKNOWNKEY]	= { "unknownkey", -ENOKEY },
+	[HORNET_MALFORMED]	= { "malformed", -EBADMSG },
+	[HORNET_UNSUPPORTED]	= { "unsupported", -ENOPKG },
+	[HORNET_BADMAP]		= { "badmap", -EPERM },
+	[HORNET_FAULT]		= { "fault", -EFAULT },
+	[HORNET_BADKEYRING]	= { "badkeyring", -EINVAL },
+	[HORNET_KEYRING_DENIED]	= { "keyring_denied", -EKEYREJECTED },
+	[HORNET_KERNEL]		= { "kernel", 0 },
+	[HORNET_ERROR]		= { "error", -EINVAL },
+};
+
+/**
+ * hornet_verdict_name - the name of a verdict, as audit records show it
+ * @verdict: an enum hornet_verdict
+ *
+ * Return: the name, or "?" for an unknown verdict.
+ */
+const char *hornet_verdict_name(enum hornet_verdict verdict)
+{
+	if (verdict >= HORNET_VERDICT_MAX)
+		return "?";
+	return hornet_verdicts[verdict].name;
+}
+
+/**
+ * hornet_verdict_errno - the errno that enforce mode returns for a verdict
+ * @verdict: an enum hornet_verdict
+ *
+ * Return: 0 for a verdict that allows the load, a negative errno otherwise.
+ */
+int hornet_verdict_errno(enum hornet_verdict verdict)
+{
+	if (verdict >= HORNET_VERDICT_MAX)
+		return -EINVAL;
+	return hornet_verdicts[verdict].err;
+}
+
+/**
+ * struct hornet_blob - what Hornet needs to know of one map in the payload
+ * @value: the map's single value
+ * @size: its size in bytes
+ * @map_type: the map's type
+ * @max_entries: the map's number of entries
+ * @frozen: whether BPF_MAP_FREEZE was applied
+ */
+struct hornet_blob {
+	const void *value;
+	u32 size;
+	u32 map_type;
+	u32 max_entries;
+	bool frozen;
+};
+
+/**
+ * hornet_payload_build - lay out the payload of a load as pieces
+ * @vec: @nr_blobs + 1 entries to fill
+ * @insns: the program's instructions
+ * @insn_cnt: the number of instructions
+ * @blobs: the maps of fd_array, in order
+ * @nr_blobs: their number
+ *
+ * Only a frozen array map with exactly one element can carry signed data:
+ * anything else could change after the check or hold more than was signed.
+ *
+ * Return:
+ * * %0		- @vec holds the instructions, then each value
+ * * %-EPERM	- a map is not a frozen single-element array
+ */
+static int hornet_payload_build(struct kvec *vec, const struct bpf_insn *insns,
+				u32 insn_cnt, const struct hornet_blob *blobs,
+				u32 nr_blobs)
+{
+	u32 i;
+
+	vec[0].iov_base = (void *)insns;
+	vec[0].iov_len = insn_cnt * sizeof(*insns);
+	for (i = 0; i < nr_blobs; i++) {
+		const struct hornet_blob *b = &blobs[i];
+
+		if (b->map_type != BPF_MAP_TYPE_ARRAY || b->max_entries != 1 ||
+		    !b->frozen || !b->value)
+			return -EPERM;
+		vec[i + 1].iov_base = (void *)b->value;
+		vec[i + 1].iov_len = b->size;
+	}
+	return 0;
+}
+
+/**
+ * hornet_get_blobs - take the maps of fd_array and describe them
+ * @fd_array: the load's fd_array
+ * @cnt: fd_array_cnt
+ * @maps: filled with a reference to each map; put them with bpf_map_put()
+ * @blobs: filled with the description of each map
+ *
+ * Return:
+ * * %0		- @cnt maps are held
+ * * %-EFAULT	- fd_array could not be read
+ * * %-EPERM	- an entry is not a map
+ *
+ * On error no reference is held.
+ */
+static int hornet_get_blobs(bpfptr_t fd_array, u32 cnt, struct bpf_map **maps,
+			    struct hornet_blob *blobs)
+{
+	u32 i, fd, zero = 0;
+
+	for (i = 0; i < cnt; i++) {
+		struct bpf_map *map;
+
+		if (copy_from_bpfptr_offset(&fd, fd_array, i * sizeof(fd),
+					    sizeof(fd))) {
+			while (i--)
+				bpf_map_put(maps[i]);
+			return -EFAULT;
+		}
+		map = bpf_map_get(fd);
+		if (IS_ERR(map)) {
+			while (i--)
+				bpf_map_put(maps[i]);
+			return -EPERM;
+		}
+		maps[i] = map;
+		blobs[i].map_type = map->map_type;
+		blobs[i].max_entries = map->max_entries;
+		blobs[i].frozen = READ_ONCE(map->frozen);
+		blobs[i].size = map->value_size;
+		blobs[i].value = NULL;
+		if (map->map_type == BPF_MAP_TYPE_ARRAY) {
+			rcu_read_lock();
+			blobs[i].value = map->ops->map_lookup_elem(map, &zero);
+			rcu_read_unlock();
+		}
+	}
+	return 0;
+}
+
+/**
+ * hornet_resolve_keyring - turn keyring_id into a keyring and check policy
+ * @id: keyring_id from the attr
+ * @keyrings: the HORNET_KEYRING_* bits the policy accepts
+ * @keyring: set to what verify_pkcs7_message_sig() takes; a user keyring
+ *	     is returned with a reference to drop with key_put()
+ *
+ * Return: %HORNET_OK, %HORNET_BADKEYRING or %HORNET_KEYRING_DENIED.
+ */
+static enum hornet_verdict hornet_resolve_keyring(s32 id, u32 keyrings,
+						  struct key **keyring)
+{
+	key_ref_t ref;
+	struct key *key;
+	u32 need;
+
+	switch (id) {
+	case 0:
+		*keyring = NULL;
+		need = HORNET_KEYRING_BUILTIN;
+		break;
+	case 1:		/* VERIFY_USE_SECONDARY_KEYRING */
+		*keyring = VERIFY_USE_SECONDARY_KEYRING;
+		need = HORNET_KEYRING_SECONDARY;
+		break;
+	case 2:		/* VERIFY_USE_PLATFORM_KEYRING */
+		*keyring = VERIFY_USE_PLATFORM_KEYRING;
+		need = HORNET_KEYRING_PLATFORM;
+		break;
+	default:
+		ref = lookup_user_key(id, 0, KEY_NEED_SEARCH);
+		if (IS_ERR(ref))
+			return HORNET_BADKEYRING;
+		key = key_ref_to_ptr(ref);
+		if (key->type != &key_type_keyring) {
+			key_put(key);
+			return HORNET_BADKEYRING;
+		}
+		if (!(keyrings & HORNET_KEYRING_USER)) {
+			key_put(key);
+			return HORNET_KEYRING_DENIED;
+		}
+		*keyring = key;
+		return HORNET_OK;
+	}
+	return (keyrings & need) ? HORNET_OK : HORNET_KEYRING_DENIED;
+}
+
+/**
+ * hornet_classify - map an error from the PKCS#7 code to a verdict
+ * @err: what pkcs7_parse_message() or verify_pkcs7_message_sig() returned
+ *
+ * Return: the verdict for @err.
+ */
+static enum hornet_verdict hornet_classify(int err)
+{
+	switch (err) {
+	case 0:
+		return HORNET_OK;
+	case -ENOKEY:
+		return HORNET_UNKNOWNKEY;
+	case -EKEYREJECTED:
+		return HORNET_BADSIG;
+	case -ENOPKG:
+		return HORNET_UNSUPPORTED;
+	case -EBADMSG:
+	case -EINVAL:
+		return HORNET_MALFORMED;
+	default:
+		return HORNET_ERROR;
+	}
+}
+
+/**
+ * hornet_verify_payload - check a signature over a payload held as pieces
+ * @sig: the PKCS#7 message
+ * @sig_len: its length
+ * @vec: the payload
+ * @nvec: the number of pieces
+ * @keyring: what verify_pkcs7_message_sig() takes as trusted keys
+ * @res: gets the signer's description on success
+ *
+ * Return: 0 or the error from the PKCS#7 code.
+ */
+static int hornet_verify_payload(const void *sig, size_t sig_len,
+				 const struct kvec *vec, unsigned int nvec,
+				 struct key *keyring, struct hornet_result *res)
+{
+	struct pkcs7_message *pkcs7;
+	const char *signer;
+	int err;
+
+	pkcs7 = pkcs7_parse_message(sig, sig_len);
+	if (IS_ERR(pkcs7))
+		return PTR_ERR(pkcs7);
+	err = pkcs7_supply_detached_data_vec(pkcs7, vec, nvec);
+	if (!err)
+		err = verify_pkcs7_message_sig(NULL, 0, pkcs7, keyring,
+					       VERIFYING_BPF_SIGNATURE,
+					       NULL, NULL);
+	if (!err) {
+		signer = pkcs7_get_trusted_signer(pkcs7);
+		strscpy(res->signer, signer ?: "?", sizeof(res->signer));
+	}
+	pkcs7_free_message(pkcs7);
+	return err;
+}
+
+/**
+ * hornet_check_signed - verify a userspace load that carries a signature
+ * @prog: the program, with its instructions copied in
+ * @attr: the load's attributes
+ * @kernel: whether @attr's pointers are kernel pointers
+ * @keyrings: the accepted keyrings
+ * @res: filled with the verdict and the signer
+ */
+static void hornet_check_signed(struct bpf_prog *prog,
+				const union bpf_attr *attr, bool kernel,
+				u32 keyrings, struct hornet_result *res)
+{
+	u32 i, cnt = attr->fd_array_cnt;
+	struct hornet_blob *blobs = NULL;
+	struct bpf_map **maps = NULL;
+	struct key *keyring = NULL;
+	struct kvec *vec = NULL;
+	void *sig = NULL;
+	int err;
+
+	res->verdict = hornet_resolve_keyring(attr->keyring_id, keyrings,
+					      &keyring);
+	if (res->verdict != HORNET_OK)
+		return;
+
+	res->verdict = HORNET_ERROR;
+	res->err = -ENOMEM;
+	if (cnt > MAX_USED_MAPS) {
+		res->verdict = HORNET_BADMAP;
+		goto out;
+	}
+	vec = kcalloc(cnt + 1, sizeof(*vec), GFP_KERNEL);
+	maps = kcalloc(cnt, sizeof(*maps), GFP_KERNEL);
+	blobs = kcalloc(cnt, sizeof(*blobs), GFP_KERNEL);
+	if (!vec || (cnt && (!maps || !blobs)))
+		goto out;
+
+	sig = kvmemdup_bpfptr(make_bpfptr(attr->signature, kernel),
+			      attr->signature_size);
+	if (IS_ERR(sig)) {
+		res->verdict = PTR_ERR(sig) == -EFAULT ? HORNET_FAULT :
+							 HORNET_ERROR;
+		res->err = PTR_ERR(sig);
+		sig = NULL;
+		goto out;
+	}
+
+	err = hornet_get_blobs(make_bpfptr(attr->fd_array, kernel), cnt,
+			       maps, blobs);
+	if (err) {
+		res->verdict = err == -EFAULT ? HORNET_FAULT : HORNET_BADMAP;
+		goto out;
+	}
+	err = hornet_payload_build(vec, prog->insnsi, prog->len, blobs, cnt);
+	if (!err)
+		err = hornet_verify_payload(sig, attr->signature_size, vec,
+					    cnt + 1, keyring, res);
+	else
+		res->verdict = HORNET_BADMAP;
+	for (i = 0; i < cnt; i++)
+		bpf_map_put(maps[i]);
+	if (res->verdict == HORNET_BADMAP)
+		goto out;
+	res->verdict = hornet_classify(err);
+	res->err = err;
+
+out:
+	if (res->verdict != HORNET_ERROR)
+		res->err = hornet_verdict_errno(res->verdict);
+	kvfree(sig);
+	kfree(blobs);
+	kfree(maps);
+	kfree(vec);
+	if (keyring && keyring != VERIFY_USE_SECONDARY_KEYRING &&
+	    keyring != VERIFY_USE_PLATFORM_KEYRING)
+		key_put(keyring);
+}
+
+/**
+ * hornet_check_load - decide on one BPF_PROG_LOAD
+ * @prog: the program, with its instructions copied in
+ * @attr: the load's attributes
+ * @kernel: whether the load comes from kernel context (bpf_sys_bpf())
+ * @keyrings: the HORNET_KEYRING_* bits the policy accepts
+ * @res: filled with the verdict, its errno and the signer
+ *
+ * This only judges; what to do with the verdict is the mode's business.
+ */
+void hornet_check_load(struct bpf_prog *prog, const union bpf_attr *attr,
+		       bool kernel, u32 keyrings, struct hornet_result *res)
+{
+	memset(res, 0, sizeof(*res));
+	res->keyring_id = attr->keyring_id;
+
+	if (kernel)
+		res->verdict = HORNET_KERNEL;
+	else if (!attr->signature)
+		res->verdict = HORNET_UNSIGNED;
+	else if (!attr->signature_size)
+		res->verdict = HORNET_MALFORMED;
+	else
+		return hornet_check_signed(prog, attr, kernel, keyrings, res);
+	res->err = hornet_verdict_errno(res->verdict);
+}
+
+#ifdef CONFIG_SECURITY_HORNET_KUNIT_TEST
+#include <crypto/sha2.h>
+#include <kunit/test.h>
+
+static const struct bpf_insn hornet_test_insns[] = {
+	BPF_MOV64_IMM(BPF_REG_0, 7),
+	BPF_EXIT_INSN(),
+};
+
+static const u8 hornet_test_value_a[] = { 1, 2, 3, 4, 5 };
+static const u8 hornet_test_value_b[64] = { [0] = 0xaa, [63] = 0x55 };
+
+static struct hornet_blob hornet_test_blob(const void *value, u32 size)
+{
+	return (struct hornet_blob) {
+		.value = value, .size = size, .map_type = BPF_MAP_TYPE_ARRAY,
+		.max_entries = 1, .frozen = true,
+	};
+}
+
+/* The pieces are the instructions, then each value, in fd_array order. */
+static void hornet_test_payload_order(struct kunit *test)
+{
+	struct hornet_blob blobs[2] = {
+		hornet_test_blob(hornet_test_value_a, sizeof(hornet_test_value_a)),
+		hornet_test_blob(hornet_test_value_b, sizeof(hornet_test_value_b)),
+	};
+	struct kvec vec[3] = {};
+
+	KUNIT_ASSERT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
+						   blobs, 2), 0);
+	KUNIT_EXPECT_PTR_EQ(test, vec[0].iov_base, (void *)hornet_test_insns);
+	KUNIT_EXPECT_EQ(test, vec[0].iov_len, sizeof(hornet_test_insns));
+	KUNIT_EXPECT_PTR_EQ(test, vec[1].iov_base, (void *)hornet_test_value_a);
+	KUNIT_EXPECT_EQ(test, vec[1].iov_len, sizeof(hornet_test_value_a));
+	KUNIT_EXPECT_PTR_EQ(test, vec[2].iov_base, (void *)hornet_test_value_b);
+	KUNIT_EXPECT_EQ(test, vec[2].iov_len, sizeof(hornet_test_value_b));
+}
+
+/* Hashing the pieces gives the digest of the concatenated payload. */
+static void hornet_test_payload_digest(struct kunit *test)
+{
+	struct hornet_blob blob = hornet_test_blob(hornet_test_value_b,
+						   sizeof(hornet_test_value_b));
+	u8 flat[sizeof(hornet_test_insns) + sizeof(hornet_test_value_b)];
+	u8 want[SHA256_DIGEST_SIZE], got[SHA256_DIGEST_SIZE];
+	struct sha256_state sctx;
+	struct kvec vec[2];
+	int i;
+
+	KUNIT_ASSERT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
+						   &blob, 1), 0);
+	memcpy(flat, hornet_test_insns, sizeof(hornet_test_insns));
+	memcpy(flat + sizeof(hornet_test_insns), hornet_test_value_b,
+	       sizeof(hornet_test_value_b));
+	sha256(flat, sizeof(flat), want);
+
+	sha256_init(&sctx);
+	for (i = 0; i < ARRAY_SIZE(vec); i++)
+		sha256_update(&sctx, vec[i].iov_base, vec[i].iov_len);
+	sha256_final(&sctx, got);
+	KUNIT_EXPECT_MEMEQ(test, got, want, sizeof(want));
+}
+
+/* Only frozen single-element array maps may carry signed data. */
+static void hornet_test_payload_rejects_maps(struct kunit *test)
+{
+	struct hornet_blob good = hornet_test_blob(hornet_test_value_a,
+						   sizeof(hornet_test_value_a));
+	struct hornet_blob bad;
+	struct kvec vec[3];
+
+	bad = good;
+	bad.frozen = false;
+	KUNIT_EXPECT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
+						   &bad, 1), -EPERM);
+	bad = good;
+	bad.map_type = BPF_MAP_TYPE_HASH;
+	KUNIT_EXPECT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
+						   &bad, 1), -EPERM);
+	bad = good;
+	bad.map_type = BPF_MAP_TYPE_PERCPU_ARRAY;
+	KUNIT_EXPECT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
+						   &bad, 1), -EPERM);
+	bad = good;
+	bad.max_entries = 2;
+	KUNIT_EXPECT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
+						   &bad, 1), -EPERM);
+	bad = good;
+	bad.value = NULL;
+	KUNIT_EXPECT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
+						   &bad, 1), -EPERM);
+	/* A bad map anywhere in the array fails the whole payload. */
+	{
+		struct hornet_blob two[2] = { good, good };
+
+		two[1].frozen = false;
+		KUNIT_EXPECT_EQ(test, hornet_payload_build(vec, hornet_test_insns,
+							   2, two, 2), -EPERM);
+	}
+	KUNIT_EXPECT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
+						   NULL, 0), 0);
+	KUNIT_EXPECT_EQ(test, vec[0].iov_len, sizeof(hornet_test_insns));
+}
+
+/* Every verdict has a distinct name, and the errno table holds. */
+static void hornet_test_verdict_table(struct kunit *test)
+{
+	int i, j;
+
+	for (i = 0; i < HORNET_VERDICT_MAX; i++) {
+		KUNIT_EXPECT_NOT_NULL(test, hornet_verdicts[i].name);
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_STRNEQ(test, hornet_verdict_name(i),
+					    hornet_verdict_name(j));
+	}
+	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_UNSIGNED), -EPERM);
+	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_MALFORMED), -EBADMSG);
+	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_UNSUPPORTED), -ENOPKG);
+	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_UNKNOWNKEY), -ENOKEY);
+	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_BADSIG), -EKEYREJECTED);
+	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_BADMAP), -EPERM);
+	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_BADKEYRING), -EINVAL);
+	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_FAULT), -EFAULT);
+	KUNIT_EXPECT_EQ(test, hornet_classify(-EKEYREJECTED), HORNET_BADSIG);
+	KUNIT_EXPECT_EQ(test, hornet_classify(-ENOKEY), HORNET_UNKNOWNKEY);
+	KUNIT_EXPECT_EQ(test, hornet_classify(-EBADMSG), HORNET_MALFORMED);
+	KUNIT_EXPECT_EQ(test, hornet_classify(-ENOPKG), HORNET_UNSUPPORTED);
+	KUNIT_EXPECT_EQ(test, hornet_classify(-ENOMEM), HORNET_ERROR);
+}
+
+static struct kunit_case hornet_verify_test_cases[] = {
+	KUNIT_CASE(hornet_test_payload_order),
+	KUNIT_CASE(hornet_test_payload_digest),
+	KUNIT_CASE(hornet_test_payload_rejects_maps),
+	KUNIT_CASE(hornet_test_verdict_table),
+	{}
+};
+
+static struct kunit_suite hornet_verify_test_suite = {
+	.name = "hornet_payload",
+	.test_cases = hornet_verify_test_cases,
+};
+
+kunit_test_suite(hornet_verify_test_suite);
+#endif /* CONFIG_SECURITY_HORNET_KUNIT_TEST */

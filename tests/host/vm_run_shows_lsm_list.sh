@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+# The guest kernel boots with Hornet in its LSM list, by Kconfig default.
+source "$(dirname "$0")/lib.sh"
+
+run_rc rc "$VMRUN" -- cat /sys/kernel/security/lsm >"$tmp/out"
+expect_eq "status" "$rc" 0
+expect_grep "LSM list" "capability,bpf,hornet" "$tmp/out"
