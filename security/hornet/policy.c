@@ -21,6 +21,8 @@ struct hornet_policy hornet_policy = {
 			HORNET_MODE_OFF : HORNET_MODE_AUDIT,
 	.keyrings = HORNET_KEYRING_DEFAULT,
 };
+
+/* Serialises writers of hornet_policy; the load hook never takes it. */
 DEFINE_MUTEX(hornet_policy_mutex);
 
 static const char *const hornet_mode_names[HORNET_MODE_MAX] = {
@@ -199,20 +201,21 @@ int hornet_policy_set_keyrings(struct hornet_policy *policy, u32 keyrings)
  *
  * An unknown value leaves the Kconfig default in place and says so.
  *
- * Return: 1, so that the parameter is not passed on to init.
+ * Return: 0, or -EINVAL for an unknown value.
  */
 static int __init hornet_mode_setup(char *str)
 {
 	enum hornet_mode mode;
 	bool lock;
 
-	if (hornet_parse_mode(str, &mode, &lock) || lock)
-		pr_warn("hornet: ignoring hornet.mode=%s\n", str);
-	else
-		hornet_policy.mode = mode;
-	return 1;
+	if (!str || hornet_parse_mode(str, &mode, &lock) || lock) {
+		pr_warn("hornet: ignoring hornet.mode=%s\n", str ?: "");
+		return -EINVAL;
+	}
+	hornet_policy.mode = mode;
+	return 0;
 }
-__setup("hornet.mode=", hornet_mode_setup);
+early_param("hornet.mode", hornet_mode_setup);
 
 #ifdef CONFIG_SECURITY_HORNET_KUNIT_TEST
 #include <kunit/test.h>
@@ -229,7 +232,7 @@ static const struct hornet_keyrings_case hornet_keyrings_cases[] = {
 	{ " user,platform ", 0, HORNET_KEYRING_USER | HORNET_KEYRING_PLATFORM },
 	{ "builtin\tsecondary platform user", 0, HORNET_KEYRING_ALL },
 	{ "", -EINVAL, 0 },
-	{ " \n", -EINVAL, 0 },
+	{ "\t\n", -EINVAL, 0 },
 	{ ",", -EINVAL, 0 },
 	{ "builtin builtin", -EINVAL, 0 },
 	{ "builtins", -EINVAL, 0 },

@@ -11,10 +11,12 @@
 
 #include <crypto/pkcs7.h>
 #include <linux/bpf.h>
+#include <linux/bpf_verifier.h>
 #include <linux/cred.h>
 #include <linux/err.h>
 #include <linux/filter.h>
 #include <linux/key.h>
+#include <linux/key-type.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uio.h>

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# checkpatch.pl --strict, from the extracted kernel tree, reports nothing on
+# security/hornet/ or on any patch in the series.
+source "$(dirname "$0")/lib.sh"
+
+cp=$ROOT/build/linux/scripts/checkpatch.pl
+[ -f "$cp" ] || fail "no kernel tree; run 'make kernel' first"
+
+mapfile -t files < <(cd "$ROOT" && git ls-files 'security/hornet/*.c' 'security/hornet/*.h')
+mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$ROOT/series")
+[ ${#files[@]} -gt 0 ] || fail "no Hornet sources found"
+
+bad=0
+for f in "${files[@]}"; do
+	if ! perl "$cp" --no-tree --strict --quiet -f "$ROOT/$f" >"$tmp/out" 2>&1; then
+		sed 's/^/  | /' "$tmp/out" >&2
+		bad=1
+	fi
+done
+for p in "${patches[@]}"; do
+	if ! perl "$cp" --no-tree --strict --quiet "$ROOT/$p" >"$tmp/out" 2>&1; then
+		sed 's/^/  | /' "$tmp/out" >&2
+		bad=1
+	fi
+done
+[ "$bad" = 0 ] || fail "checkpatch --strict is not clean"
