@@ -29,6 +29,7 @@ kernel: keys
 
 tests: kernel
 	@$(MAKE) --no-print-directory -f $(ROOT)/tests/vm/tests.mk ROOT=$(ROOT)
+	@$(MAKE) --no-print-directory -f $(ROOT)/tests/vm/hornet.mk ROOT=$(ROOT)
 
 check: tests
 	@$(ROOT)/tests/run
