@@ -7,6 +7,7 @@
 
 #include <linux/bpf.h>
 #include <linux/lsm_hooks.h>
+#include <linux/slab.h>
 
 #include "hornet.h"
 
@@ -56,5 +57,52 @@ int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
 		atomic64_inc(&hornet_counters.audited);
 
 	hornet_audit_decision(prog, &res, mode, allowed);
+	if (res.verdict == HORNET_OK) {
+		int err = hornet_seal_add(prog, res.maps, res.nr_maps);
+
+		kfree(res.maps);
+		if (err && mode == HORNET_MODE_ENFORCE)
+			return err;
+	}
 	return allowed ? 0 : res.err;
+}
+
+/**
+ * hornet_bpf_prog - check a verified program before its first fd exists
+ * @prog: the program, after the BPF verifier has bound its maps
+ *
+ * Return:
+ * * %0		- the program is not a fresh verified load, or its maps are
+ *		  the maps it was verified against, or Hornet is not enforcing
+ * * %-EPERM	- in enforce mode, the program uses a map that was not part
+ *		  of its signed payload, or misses one that was
+ */
+int hornet_bpf_prog(struct bpf_prog *prog)
+{
+	enum hornet_mode mode = READ_ONCE(hornet_policy.mode);
+	struct hornet_result res = {
+		.verdict = HORNET_BADMAP,
+		.err = hornet_verdict_errno(HORNET_BADMAP),
+	};
+	bool allowed;
+
+	if (!hornet_seal_check(prog))
+		return 0;
+
+	allowed = mode != HORNET_MODE_ENFORCE;
+	if (allowed)
+		atomic64_inc(&hornet_counters.audited);
+	else
+		atomic64_inc(&hornet_counters.refused);
+	hornet_audit_decision(prog, &res, mode, allowed);
+	return allowed ? 0 : res.err;
+}
+
+/**
+ * hornet_bpf_prog_free - forget a program that is freed
+ * @prog: the program
+ */
+void hornet_bpf_prog_free(struct bpf_prog *prog)
+{
+	hornet_seal_drop(prog);
 }

@@ -22,6 +22,8 @@ static const struct lsm_id hornet_lsmid = {
 
 static struct security_hook_list hornet_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(bpf_prog_load, hornet_bpf_prog_load),
+	LSM_HOOK_INIT(bpf_prog, hornet_bpf_prog),
+	LSM_HOOK_INIT(bpf_prog_free, hornet_bpf_prog_free),
 };
 
 /**

@@ -105,12 +105,17 @@ struct hornet_counters {
  *	 %HORNET_ERROR; 0 for %HORNET_OK and %HORNET_KERNEL
  * @keyring_id: keyring_id from the attr
  * @signer: who vouched, "subject: key-id", or empty
+ * @maps: for %HORNET_OK, the maps that were hashed, each with a reference
+ *	  held; the array and the references belong to the caller
+ * @nr_maps: the number of @maps
  */
 struct hornet_result {
 	enum hornet_verdict verdict;
 	int err;
 	s32 keyring_id;
 	char signer[HORNET_SIGNER_MAX];
+	struct bpf_map **maps;
+	u32 nr_maps;
 };
 
 extern bool hornet_enabled;
@@ -135,6 +140,11 @@ int hornet_payload_add_maps(struct kvec *vec, struct bpf_map **maps,
 void hornet_check_load(struct bpf_prog *prog, const union bpf_attr *attr,
 		       bool kernel, u32 keyrings, struct hornet_result *res);
 
+/* seal.c */
+int hornet_seal_add(struct bpf_prog *prog, struct bpf_map **maps, u32 nr_maps);
+int hornet_seal_check(struct bpf_prog *prog);
+void hornet_seal_drop(struct bpf_prog *prog);
+
 /* audit.c */
 void hornet_audit_decision(const struct bpf_prog *prog,
 			   const struct hornet_result *res,
@@ -145,5 +155,7 @@ void hornet_audit_config(const char *op, const char *old, const char *new,
 /* hooks.c */
 int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
 			 struct bpf_token *token, bool kernel);
+int hornet_bpf_prog(struct bpf_prog *prog);
+void hornet_bpf_prog_free(struct bpf_prog *prog);
 
 #endif /* _SECURITY_HORNET_H */

@@ -302,7 +302,7 @@ static void hornet_check_signed(struct bpf_prog *prog,
 	res->verdict = hornet_resolve_keyring(attr->keyring_id, keyrings,
 					      &keyring);
 	if (res->verdict != HORNET_OK)
-		return;
+		goto out;
 
 	res->verdict = HORNET_ERROR;
 	res->err = -ENOMEM;
@@ -333,17 +333,23 @@ static void hornet_check_signed(struct bpf_prog *prog,
 		goto out;
 	}
 	err = hornet_payload_build(vec, prog->insnsi, prog->len, blobs, cnt);
-	if (!err)
+	if (err) {
+		res->verdict = HORNET_BADMAP;
+	} else {
 		err = hornet_verify_payload(sig, attr->signature_size, vec,
 					    cnt + 1, keyring, res);
-	else
-		res->verdict = HORNET_BADMAP;
-	for (i = 0; i < cnt; i++)
-		bpf_map_put(maps[i]);
-	if (res->verdict == HORNET_BADMAP)
-		goto out;
-	res->verdict = hornet_classify(err);
-	res->err = err;
+		res->verdict = hornet_classify(err);
+		res->err = err;
+	}
+	if (res->verdict == HORNET_OK) {
+		/* The references go to the caller, to seal the load. */
+		res->maps = maps;
+		res->nr_maps = cnt;
+		maps = NULL;
+	} else {
+		for (i = 0; i < cnt; i++)
+			bpf_map_put(maps[i]);
+	}
 
 out:
 	if (res->verdict != HORNET_ERROR)
