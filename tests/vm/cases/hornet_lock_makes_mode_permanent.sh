@@ -1,0 +1,22 @@
+# vm-append: hornet.mode=audit hornet_test.lock
+# (This case boots alone, because the lock lasts until reboot.) Booting with
+# hornet.mode=audit starts in audit mode. Writing "lock" is audited and
+# makes the mode read "audit locked"; after it every write to the mode file,
+# "lock" included, fails with EPERM, and audit mode keeps working.
+. "$(dirname "$0")/hornet_lib.sh"
+hornet_begin
+
+expect_eq "mode at boot" "$(hornet_mode)" audit
+
+audit_mark
+expect_errno 0 hornet_write "$HORNET_FS/mode" lock
+expect_audit type=1431 op=lock res=1 errno=0
+expect_eq "mode after lock" "$(hornet_mode)" "audit locked"
+
+for value in enforce off audit lock; do
+	expect_errno -$EPERM hornet_write "$HORNET_FS/mode" "$value"
+	expect_eq "mode after writing '$value' when locked" "$(hornet_mode)" "audit locked"
+done
+
+expect_load_ok --unsigned --prog-name h_locked_audit
+expect_load_audit h_locked_audit verdict=unsigned mode=audit res=1 errno=-$EPERM

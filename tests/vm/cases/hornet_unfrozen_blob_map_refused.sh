@@ -1,0 +1,8 @@
+# vm-append: hornet.mode=enforce
+# A correctly signed load whose blob map is not frozen is refused with
+# EPERM (verdict badmap): its value could change after the check.
+. "$(dirname "$0")/hornet_lib.sh"
+hornet_begin
+
+expect_load_refused $EPERM --sig "$HDATA/build.p7s" --no-freeze --prog-name h_unfrozen
+expect_load_audit h_unfrozen verdict=badmap mode=enforce res=0 errno=-$EPERM

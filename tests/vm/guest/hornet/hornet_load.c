@@ -1,0 +1,623 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hornet_load: load a small signed BPF_PROG_TYPE_SYSCALL program the way a
+ * light skeleton loads its loader, with every knob a Hornet test needs to
+ * turn, and print what the kernel said.
+ *
+ * The program reads the 64-byte value of a "blob" map (a frozen, single
+ * element array passed as fd_array[0] with fd_array_cnt = 1, like the
+ * loader's data map) and returns a number derived from it, so a successful
+ * load is also run once to show that the kernel ran what was signed. The
+ * signed payload is the instruction bytes followed by the blob's value.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "hornet_uapi.h"
+#include "sha1.h"
+
+#define BLOB_SIZE	64
+#define BLOB_WORDS	(BLOB_SIZE / 8)
+/* "Horn": the constant the program folds into its result. */
+#define PROG_MAGIC	0x486f726e
+/* Signatures larger than this are never read from a file. */
+#define SIG_FILE_MAX	(1 << 20)
+/* --sig-size values up to this get a zero-padded buffer that large. */
+#define SIG_PAD_MAX	(16 << 20)
+
+enum { EXIT_USAGE = 2 };
+
+struct program {
+	struct bpf_insn insns[32];
+	unsigned int cnt;
+	unsigned int magic_idx;
+};
+
+static const char *progname = "hornet_load";
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: hornet_load payload OUT\n"
+"       hornet_load layout\n"
+"       hornet_load load (--sig FILE | --unsigned) [OPTIONS]\n"
+"\n"
+"payload  write the bytes a signature covers (instructions, then the blob\n"
+"         map's value) to OUT\n"
+"layout   print the payload's layout: insn_bytes=N blob_bytes=N\n"
+"         magic_imm_byte=N (a byte that can be flipped while the program\n"
+"         stays valid)\n"
+"load     create the blob map, load the program with the signature, print\n"
+"         errno=0 or errno=-N, then pid=N (this process) and tag=HEX (the\n"
+"         tag the kernel gives these instructions); after a successful\n"
+"         load, check the kernel's tag, run the program once and print\n"
+"         run=ok\n"
+"\n"
+"Load options:\n"
+"  --sig FILE         detached PKCS#7 signature (DER) to pass\n"
+"  --unsigned         pass no signature (pointer 0, size 0)\n"
+"  --keyring N        keyring_id (default 0, the builtin keyring)\n"
+"  --prog-name NAME   BPF program name, up to 15 of [A-Za-z0-9_.]\n"
+"  --flip-insn BYTE   invert byte BYTE of the instructions after signing\n"
+"  --flip-blob BYTE   invert byte BYTE of the blob after signing\n"
+"  --truncate LEN     pass only the first LEN bytes of the signature\n"
+"  --sig-size N       pass signature_size N (zero-padded buffer when the\n"
+"                     signature is shorter and N <= 16 MiB)\n"
+"  --bad-sig-ptr      point signature at an unmapped page\n"
+"  --no-freeze        do not freeze the blob map\n"
+"  --hash-map         make the blob map a hash map instead of an array\n"
+"  --old-attr         pass the attr size of a 6.12 binary, which ends\n"
+"                     before fd_array_cnt\n"
+"  --verifier-log     print the verifier's log to stderr\n"
+"  -h, --help         show this help\n"
+"\n"
+"Exit status: 0 when the load's result was printed, 1 when setting it up\n"
+"failed, 2 on bad usage.\n");
+}
+
+static void usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "%s: ", progname);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	usage(stderr);
+	exit(EXIT_USAGE);
+}
+
+static void setup_failed(const char *what)
+{
+	fprintf(stderr, "%s: %s: %s\n", progname, what, strerror(errno));
+	exit(EXIT_FAILURE);
+}
+
+static uint64_t ptr_to_u64(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
+static long sys_bpf(int cmd, void *attr, unsigned int size)
+{
+	return syscall(__NR_bpf, cmd, attr, size);
+}
+
+/* parse_uint - a decimal number in [0, max], or a usage error. */
+static unsigned long long parse_uint(const char *opt, const char *s,
+				     unsigned long long max)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || *s == '-' || v > max)
+		usage_error("bad number for --%s", opt);
+	return v;
+}
+
+static void fill_blob(uint8_t blob[BLOB_SIZE])
+{
+	unsigned int i;
+
+	/* Distinct bytes, so that every position matters to the result. */
+	for (i = 0; i < BLOB_SIZE; i++)
+		blob[i] = (uint8_t)(0x5a ^ (i * 37));
+}
+
+static void emit(struct program *p, uint8_t code, uint8_t dst, uint8_t src,
+		 int16_t off, int32_t imm)
+{
+	struct bpf_insn *insn = &p->insns[p->cnt++];
+
+	memset(insn, 0, sizeof(*insn));
+	insn->code = code;
+	insn->dst_reg = dst & 0xf;
+	insn->src_reg = src & 0xf;
+	insn->off = off;
+	insn->imm = imm;
+}
+
+/*
+ * build_program - r0 = fold(xor of the blob's eight u64 words) ^ PROG_MAGIC.
+ *
+ * The blob is reached the way a light skeleton's loader reaches its data:
+ * a ld_imm64 of the value of map fd_array[0].
+ */
+static void build_program(struct program *p)
+{
+	unsigned int k;
+
+	p->cnt = 0;
+	emit(p, BPF_LD | BPF_IMM | BPF_DW, BPF_REG_6, BPF_PSEUDO_MAP_IDX_VALUE, 0, 0);
+	emit(p, 0, 0, 0, 0, 0);		/* second half: offset 0 in the value */
+	emit(p, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_0, BPF_REG_6, 0, 0);
+	for (k = 1; k < BLOB_WORDS; k++) {
+		emit(p, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_1, BPF_REG_6, (int16_t)(8 * k), 0);
+		emit(p, BPF_ALU64 | BPF_XOR | BPF_X, BPF_REG_0, BPF_REG_1, 0, 0);
+	}
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_1, BPF_REG_0, 0, 0);
+	emit(p, BPF_ALU64 | BPF_RSH | BPF_K, BPF_REG_1, 0, 0, 32);
+	emit(p, BPF_ALU64 | BPF_XOR | BPF_X, BPF_REG_0, BPF_REG_1, 0, 0);
+	p->magic_idx = p->cnt;
+	emit(p, BPF_ALU | BPF_XOR | BPF_K, BPF_REG_0, 0, 0, PROG_MAGIC);
+	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+}
+
+/* What the program returns for this blob, with its magic as loaded. */
+static uint32_t expected_result(const struct program *p, const uint8_t blob[BLOB_SIZE])
+{
+	uint64_t x = 0, w;
+	unsigned int k;
+
+	for (k = 0; k < BLOB_WORDS; k++) {
+		memcpy(&w, blob + 8 * k, sizeof(w));
+		x ^= w;
+	}
+	return (uint32_t)(x ^ (x >> 32)) ^ (uint32_t)p->insns[p->magic_idx].imm;
+}
+
+/*
+ * The tag Linux 6.12 gives a program: the first 8 bytes of a SHA-1 over its
+ * instructions as loaded, with the immediates of map-fd and map-value
+ * ld_imm64 pairs zeroed because fds differ from run to run. (Upstream moved
+ * to SHA-256 in 6.18; check_loaded() notices if this kernel did too.)
+ */
+static void predict_tag(const struct program *p, uint8_t tag[BPF_TAG_SIZE])
+{
+	struct bpf_insn copy[32];
+	uint8_t digest[SHA1_DIGEST_BYTES];
+	bool in_ld_map = false;
+	unsigned int i;
+
+	memcpy(copy, p->insns, p->cnt * sizeof(copy[0]));
+	for (i = 0; i < p->cnt; i++) {
+		struct bpf_insn *in = &copy[i];
+
+		if (!in_ld_map && in->code == (BPF_LD | BPF_IMM | BPF_DW) &&
+		    (in->src_reg == BPF_PSEUDO_MAP_FD || in->src_reg == BPF_PSEUDO_MAP_VALUE)) {
+			in_ld_map = true;
+			in->imm = 0;
+		} else if (in_ld_map && in->code == 0 && in->dst_reg == 0 &&
+			   in->src_reg == 0 && in->off == 0) {
+			in_ld_map = false;
+			in->imm = 0;
+		} else {
+			in_ld_map = false;
+		}
+	}
+	sha1_digest(copy, p->cnt * sizeof(copy[0]), digest);
+	memcpy(tag, digest, BPF_TAG_SIZE);
+}
+
+static void tag_to_hex(const uint8_t tag[BPF_TAG_SIZE], char hex[2 * BPF_TAG_SIZE + 1])
+{
+	unsigned int i;
+
+	for (i = 0; i < BPF_TAG_SIZE; i++)
+		snprintf(hex + 2 * i, 3, "%02x", tag[i]);
+}
+
+static int cmd_payload(int argc, char **argv)
+{
+	uint8_t blob[BLOB_SIZE];
+	struct program prog;
+	char tmp[PATH_MAX];
+	FILE *f;
+
+	if (argc != 2)
+		usage_error("payload takes one argument, OUT%s", "");
+	build_program(&prog);
+	fill_blob(blob);
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", argv[1]) >= (int)sizeof(tmp))
+		usage_error("path too long: %s", argv[1]);
+	f = fopen(tmp, "wb");
+	if (!f)
+		setup_failed(tmp);
+	if (fwrite(prog.insns, sizeof(prog.insns[0]), prog.cnt, f) != prog.cnt ||
+	    fwrite(blob, 1, BLOB_SIZE, f) != BLOB_SIZE || fclose(f) != 0) {
+		unlink(tmp);
+		setup_failed(tmp);
+	}
+	if (rename(tmp, argv[1]) != 0) {
+		unlink(tmp);
+		setup_failed(argv[1]);
+	}
+	return 0;
+}
+
+static int cmd_layout(int argc, char **argv)
+{
+	struct program prog;
+
+	(void)argv;
+	if (argc != 1)
+		usage_error("layout takes no arguments%s", "");
+	build_program(&prog);
+	printf("insn_bytes=%zu blob_bytes=%d magic_imm_byte=%zu\n",
+	       prog.cnt * sizeof(prog.insns[0]), BLOB_SIZE,
+	       prog.magic_idx * sizeof(prog.insns[0]) + offsetof(struct bpf_insn, imm));
+	return 0;
+}
+
+struct load_opts {
+	const char *sig_file;
+	bool unsigned_load;
+	int32_t keyring_id;
+	char prog_name[BPF_OBJ_NAME_LEN];
+	long flip_insn;
+	long flip_blob;
+	long truncate;
+	long long sig_size;
+	bool bad_sig_ptr;
+	bool no_freeze;
+	bool hash_map;
+	bool old_attr;
+	bool verifier_log;
+};
+
+static uint8_t *read_file(const char *path, size_t *len)
+{
+	uint8_t *buf = malloc(SIG_FILE_MAX);
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!buf)
+		setup_failed("malloc");
+	if (!f)
+		setup_failed(path);
+	n = fread(buf, 1, SIG_FILE_MAX, f);
+	if (ferror(f))
+		setup_failed(path);
+	if (!feof(f)) {
+		fprintf(stderr, "%s: %s: larger than %d bytes\n", progname, path, SIG_FILE_MAX);
+		exit(EXIT_FAILURE);
+	}
+	fclose(f);
+	*len = n;
+	return buf;
+}
+
+static int create_blob_map(const struct load_opts *o, const uint8_t blob[BLOB_SIZE])
+{
+	union bpf_attr attr;
+	uint32_t key = 0;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = o->hash_map ? BPF_MAP_TYPE_HASH : BPF_MAP_TYPE_ARRAY;
+	attr.key_size = sizeof(key);
+	attr.value_size = BLOB_SIZE;
+	attr.max_entries = 1;
+	strcpy(attr.map_name, "hornet_blob");
+	fd = (int)sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+	if (fd < 0)
+		setup_failed("BPF_MAP_CREATE");
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = (uint32_t)fd;
+	attr.key = ptr_to_u64(&key);
+	attr.value = ptr_to_u64(blob);
+	attr.flags = BPF_ANY;
+	if (sys_bpf(BPF_MAP_UPDATE_ELEM, &attr, sizeof(attr)) < 0)
+		setup_failed("BPF_MAP_UPDATE_ELEM");
+
+	if (!o->no_freeze) {
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = (uint32_t)fd;
+		if (sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr)) < 0)
+			setup_failed("BPF_MAP_FREEZE");
+	}
+	return fd;
+}
+
+/* After a successful load: the kernel's tag must be ours, the result right. */
+static void check_loaded(int prog_fd, const struct program *prog,
+			 const uint8_t blob[BLOB_SIZE], const char *want_tag)
+{
+	struct bpf_prog_info info;
+	union bpf_attr attr;
+	char tag[2 * BPF_TAG_SIZE + 1];
+	uint32_t want;
+
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = (uint32_t)prog_fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = ptr_to_u64(&info);
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)) < 0)
+		setup_failed("BPF_OBJ_GET_INFO_BY_FD");
+	tag_to_hex(info.tag, tag);
+	if (strcmp(tag, want_tag) != 0) {
+		fprintf(stderr, "%s: the kernel's tag is %s, expected %s\n", progname, tag, want_tag);
+		exit(EXIT_FAILURE);
+	}
+
+	memset(&attr, 0, sizeof(attr));
+	attr.test.prog_fd = (uint32_t)prog_fd;
+	if (sys_bpf(BPF_PROG_TEST_RUN, &attr, sizeof(attr)) < 0)
+		setup_failed("BPF_PROG_TEST_RUN");
+	want = expected_result(prog, blob);
+	if (attr.test.retval != want) {
+		printf("run=bad retval=%#x want=%#x\n", attr.test.retval, want);
+		exit(EXIT_FAILURE);
+	}
+	printf("run=ok\n");
+}
+
+static int do_load(const struct load_opts *o)
+{
+	static char log[1 << 16];
+	hornet_prog_load_attr attr;
+	uint8_t blob[BLOB_SIZE];
+	struct program prog;
+	char tag_hex[2 * BPF_TAG_SIZE + 1];
+	uint8_t tag[BPF_TAG_SIZE];
+	uint8_t *sig = NULL;
+	size_t sig_len = 0;
+	uint32_t sig_size = 0;
+	const void *sig_ptr = NULL;
+	unsigned int attr_size;
+	int map_fd, prog_fd, err;
+
+	build_program(&prog);
+	fill_blob(blob);
+
+	if (o->flip_insn >= 0) {
+		if ((size_t)o->flip_insn >= prog.cnt * sizeof(prog.insns[0]))
+			usage_error("--flip-insn is past the instructions%s", "");
+		((uint8_t *)prog.insns)[o->flip_insn] ^= 0xff;
+	}
+	if (o->flip_blob >= 0) {
+		if (o->flip_blob >= BLOB_SIZE)
+			usage_error("--flip-blob is past the blob%s", "");
+		blob[o->flip_blob] ^= 0xff;
+	}
+
+	if (o->sig_file) {
+		sig = read_file(o->sig_file, &sig_len);
+		sig_size = (uint32_t)sig_len;
+		if (o->truncate >= 0) {
+			if ((size_t)o->truncate > sig_len)
+				usage_error("--truncate is longer than the signature%s", "");
+			/* A buffer of exactly that size: nothing after it to read. */
+			sig_len = (size_t)o->truncate;
+			sig_size = (uint32_t)sig_len;
+			sig = realloc(sig, sig_len ? sig_len : 1);
+			if (!sig)
+				setup_failed("realloc");
+		}
+		if (o->sig_size >= 0) {
+			sig_size = (uint32_t)o->sig_size;
+			if (sig_size > sig_len && sig_size <= SIG_PAD_MAX) {
+				uint8_t *pad = calloc(1, sig_size);
+
+				if (!pad)
+					setup_failed("calloc");
+				memcpy(pad, sig, sig_len);
+				free(sig);
+				sig = pad;
+			}
+		}
+		sig_ptr = sig;
+		if (o->bad_sig_ptr) {
+			/* A page that exists in the address space but cannot be read. */
+			sig_ptr = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (sig_ptr == MAP_FAILED)
+				setup_failed("mmap");
+		}
+	}
+
+	map_fd = create_blob_map(o, blob);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
+	attr.insns = ptr_to_u64(prog.insns);
+	attr.insn_cnt = prog.cnt;
+	attr.license = ptr_to_u64("GPL");
+	/* Light skeleton loaders are sleepable; so is this one. */
+	attr.prog_flags = BPF_F_SLEEPABLE;
+	memcpy(attr.prog_name, o->prog_name, sizeof(attr.prog_name));
+	attr.fd_array = ptr_to_u64(&map_fd);
+	attr.fd_array_cnt = 1;
+	attr.signature = ptr_to_u64(sig_ptr);
+	attr.signature_size = sig_size;
+	attr.keyring_id = o->keyring_id;
+	if (o->verifier_log) {
+		attr.log_level = 1;
+		attr.log_buf = ptr_to_u64(log);
+		attr.log_size = sizeof(log);
+	}
+	attr_size = o->old_attr ? HORNET_OLD_PROG_LOAD_ATTR_SIZE : sizeof(attr);
+
+	prog_fd = (int)sys_bpf(BPF_PROG_LOAD, &attr, attr_size);
+	err = prog_fd < 0 ? errno : 0;
+
+	printf("errno=%d\n", -err);
+	printf("pid=%d\n", (int)getpid());
+	predict_tag(&prog, tag);
+	tag_to_hex(tag, tag_hex);
+	printf("tag=%s\n", tag_hex);
+	fflush(stdout);
+	if (o->verifier_log && log[0])
+		fprintf(stderr, "%s", log);
+
+	if (prog_fd >= 0) {
+		check_loaded(prog_fd, &prog, blob, tag_hex);
+		close(prog_fd);
+	}
+	close(map_fd);
+	free(sig);
+	return 0;
+}
+
+static bool valid_prog_name(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n >= BPF_OBJ_NAME_LEN)
+		return false;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '.'))
+			return false;
+	}
+	return true;
+}
+
+static int cmd_load(int argc, char **argv)
+{
+	enum {
+		OPT_SIG = 256, OPT_UNSIGNED, OPT_KEYRING, OPT_PROG_NAME, OPT_FLIP_INSN,
+		OPT_FLIP_BLOB, OPT_TRUNCATE, OPT_SIG_SIZE, OPT_BAD_SIG_PTR,
+		OPT_NO_FREEZE, OPT_HASH_MAP, OPT_OLD_ATTR, OPT_VERIFIER_LOG, OPT_MAX
+	};
+	static const struct option longopts[] = {
+		{ "sig", required_argument, NULL, OPT_SIG },
+		{ "unsigned", no_argument, NULL, OPT_UNSIGNED },
+		{ "keyring", required_argument, NULL, OPT_KEYRING },
+		{ "prog-name", required_argument, NULL, OPT_PROG_NAME },
+		{ "flip-insn", required_argument, NULL, OPT_FLIP_INSN },
+		{ "flip-blob", required_argument, NULL, OPT_FLIP_BLOB },
+		{ "truncate", required_argument, NULL, OPT_TRUNCATE },
+		{ "sig-size", required_argument, NULL, OPT_SIG_SIZE },
+		{ "bad-sig-ptr", no_argument, NULL, OPT_BAD_SIG_PTR },
+		{ "no-freeze", no_argument, NULL, OPT_NO_FREEZE },
+		{ "hash-map", no_argument, NULL, OPT_HASH_MAP },
+		{ "old-attr", no_argument, NULL, OPT_OLD_ATTR },
+		{ "verifier-log", no_argument, NULL, OPT_VERIFIER_LOG },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool seen[OPT_MAX - OPT_SIG] = { false };
+	struct load_opts o = {
+		.keyring_id = 0,
+		.prog_name = "hornet_load",
+		.flip_insn = -1,
+		.flip_blob = -1,
+		.truncate = -1,
+		.sig_size = -1,
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			exit(EXIT_SUCCESS);
+		}
+		if (c < OPT_SIG || c >= OPT_MAX)
+			usage_error("bad option%s", "");
+		if (seen[c - OPT_SIG])
+			usage_error("--%s given twice", longopts[c - OPT_SIG].name);
+		seen[c - OPT_SIG] = true;
+
+		switch (c) {
+		case OPT_SIG:
+			o.sig_file = optarg;
+			break;
+		case OPT_UNSIGNED:
+			o.unsigned_load = true;
+			break;
+		case OPT_KEYRING: {
+			char *end;
+			long long v;
+
+			errno = 0;
+			v = strtoll(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < INT32_MIN || v > INT32_MAX)
+				usage_error("bad keyring id '%s'", optarg);
+			o.keyring_id = (int32_t)v;
+			break;
+		}
+		case OPT_PROG_NAME:
+			if (!valid_prog_name(optarg))
+				usage_error("bad program name '%s'", optarg);
+			memset(o.prog_name, 0, sizeof(o.prog_name));
+			memcpy(o.prog_name, optarg, strlen(optarg));
+			break;
+		case OPT_FLIP_INSN:
+			o.flip_insn = (long)parse_uint("flip-insn", optarg, LONG_MAX);
+			break;
+		case OPT_FLIP_BLOB:
+			o.flip_blob = (long)parse_uint("flip-blob", optarg, LONG_MAX);
+			break;
+		case OPT_TRUNCATE:
+			o.truncate = (long)parse_uint("truncate", optarg, SIG_FILE_MAX);
+			break;
+		case OPT_SIG_SIZE:
+			o.sig_size = (long long)parse_uint("sig-size", optarg, UINT32_MAX);
+			break;
+		case OPT_BAD_SIG_PTR:
+			o.bad_sig_ptr = true;
+			break;
+		case OPT_NO_FREEZE:
+			o.no_freeze = true;
+			break;
+		case OPT_HASH_MAP:
+			o.hash_map = true;
+			break;
+		case OPT_OLD_ATTR:
+			o.old_attr = true;
+			break;
+		case OPT_VERIFIER_LOG:
+			o.verifier_log = true;
+			break;
+		}
+	}
+	if (optind != argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+	if (!o.sig_file == !o.unsigned_load)
+		usage_error("give exactly one of --sig and --unsigned%s", "");
+	if (o.unsigned_load && (o.truncate >= 0 || o.sig_size >= 0 || o.bad_sig_ptr))
+		usage_error("--unsigned passes no signature to change%s", "");
+	return do_load(&o);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc < 2)
+		usage_error("no command given%s", "");
+	if (!strcmp(argv[1], "payload"))
+		return cmd_payload(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "layout"))
+		return cmd_layout(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "load"))
+		return cmd_load(argc - 1, argv + 1);
+	usage_error("unknown command '%s'", argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,140 @@
+# The Hornet VM tests' programs and data.
+#
+#   make -f tests/vm/hornet.mk ROOT=<repo>
+#
+# builds, statically linked, into $(ROOT)/build/tests/bin:
+#   hornet_load          loads a signed BPF_PROG_TYPE_SYSCALL program
+#   audit_listen         a minimal audit daemon that writes records to a file
+#   hornet_write         writes to a file and prints the errno
+#   hornet_keyctl        the keyctl operations the tests need
+#   hornet_uapi_offsets  checks where the signature fields sit in the attr
+#   nocap                runs a command without CAP_MAC_ADMIN
+# and signs the test payload with the keys of $(ROOT)/build/keys (made by
+# keys/mkkeys) into $(ROOT)/build/tests/hornet/*.p7s. The signatures, the
+# payload, the DER certificates and each certificate's subject key id are
+# copied to $(ROOT)/build/tests/bin/hornet-data/, which the guest sees as
+# /tests/bin/hornet-data/.
+
+ROOT ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../..)
+SRC := $(ROOT)/tests/vm/guest/hornet
+B := $(ROOT)/build
+BIN := $(B)/tests/bin
+GEN := $(B)/tests/hornet
+DATA := $(BIN)/hornet-data
+KEYS := $(B)/keys
+KHDR := $(B)/kbuild/usr/include
+
+CC ?= gcc
+OPENSSL ?= openssl
+CFLAGS := -std=c11 -O2 -g -Wall -Wextra -Werror
+LDFLAGS := -static
+
+# Prefer the patched kernel's UAPI headers; hornet_uapi.h falls back to a
+# local copy of the BPF_PROG_LOAD attr when they lack the signature fields.
+ifneq ($(wildcard $(KHDR)/linux/bpf.h),)
+CPPFLAGS += -isystem $(KHDR)
+UAPI_DEP := $(KHDR)/linux/bpf.h
+ifneq ($(shell grep -w keyring_id $(KHDR)/linux/bpf.h),)
+CPPFLAGS += -DHORNET_UAPI_HAS_SIGNATURE
+endif
+endif
+
+PROGS := hornet_load audit_listen hornet_write hornet_keyctl hornet_uapi_offsets nocap
+HEADERS := $(wildcard $(SRC)/*.h)
+
+# The test signatures, one per line: NAME := SIGNERS DIGEST OPTIONS, where
+# SIGNERS are key names joined by '+'. -nocerts when each signer's own
+# certificate is in a keyring; the certificate travels in the message when
+# only its issuer is trusted (team) or nobody is (stranger). -noattr gives
+# the required form, no signed attributes; build-attrs breaks that rule.
+SIG.build		:= build		sha256 -nocerts -noattr
+SIG.build-sha512	:= build		sha512 -nocerts -noattr
+SIG.build-keyid		:= build		sha256 -nocerts -noattr -keyid
+SIG.build-ec-sha384	:= build-ec		sha384 -nocerts -noattr
+SIG.build-sha224	:= build		sha224 -nocerts -noattr
+SIG.build-sha1		:= build		sha1   -nocerts -noattr
+SIG.build-attrs		:= build		sha256 -nocerts
+SIG.team		:= team			sha256 -noattr
+SIG.team-nocerts	:= team			sha256 -nocerts -noattr
+SIG.stranger		:= stranger		sha256 -noattr
+SIG.revoked		:= revoked		sha256 -nocerts -noattr
+SIG.build+stranger	:= build+stranger	sha256 -nocerts -noattr
+SIG.stranger+build	:= stranger+build	sha256 -nocerts -noattr
+SIGS := $(patsubst SIG.%,%,$(filter SIG.%,$(.VARIABLES)))
+CERTS := ca build build-ec team stranger revoked
+
+sig_signers = $(subst +, ,$(word 1,$(SIG.$(1))))
+sig_md = $(word 2,$(SIG.$(1)))
+sig_opts = $(wordlist 3,$(words $(SIG.$(1))),$(SIG.$(1)))
+
+KEY_FILES := $(KEYS)/.recipe $(foreach k,$(CERTS),$(KEYS)/$(k).key $(KEYS)/$(k).crt $(KEYS)/$(k).der)
+
+.PHONY: all
+all: $(addprefix $(BIN)/,$(PROGS)) \
+	$(patsubst %,$(DATA)/%.p7s,$(SIGS)) \
+	$(patsubst %,$(DATA)/%.der,$(CERTS)) \
+	$(patsubst %,$(DATA)/%.skid,$(CERTS)) \
+	$(DATA)/payload.bin
+
+$(BIN) $(GEN) $(DATA):
+	mkdir -p $@
+
+# A change of flags (new kernel headers with the signature fields) rebuilds.
+$(GEN)/cflags: FORCE | $(GEN)
+	@echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)' | cmp -s - $@ || \
+		echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)' >$@
+
+$(GEN)/%.o: $(SRC)/%.c $(HEADERS) $(UAPI_DEP) $(GEN)/cflags | $(GEN)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BIN)/hornet_load: $(GEN)/hornet_load.o $(GEN)/sha1.o | $(BIN)
+	$(CC) $(LDFLAGS) -o $@ $^
+
+$(BIN)/hornet_keyctl: $(GEN)/hornet_keyctl.o | $(BIN)
+	$(CC) $(LDFLAGS) -o $@ $^ -lkeyutils
+
+$(BIN)/%: $(GEN)/%.o | $(BIN)
+	$(CC) $(LDFLAGS) -o $@ $^
+
+# --- keys and signatures --------------------------------------------------
+
+$(KEY_FILES) &: $(ROOT)/keys/mkkeys $(ROOT)/keys/ca.genkey $(ROOT)/keys/signing.genkey
+	$(ROOT)/keys/mkkeys
+
+$(GEN)/payload.bin: $(BIN)/hornet_load | $(GEN)
+	$(BIN)/hornet_load payload $@
+
+# Sign, then check on the host that the signature covers the payload, so a
+# broken signing step fails here and not as a puzzling kernel verdict.
+$(GEN)/%.p7s: $(GEN)/payload.bin $(KEY_FILES)
+	$(OPENSSL) cms -sign -binary -outform DER -in $< -out $@.tmp \
+		-md $(call sig_md,$*) $(call sig_opts,$*) \
+		$(foreach s,$(call sig_signers,$*),-signer $(KEYS)/$(s).crt -inkey $(KEYS)/$(s).key)
+	cat $(foreach s,$(call sig_signers,$*),$(KEYS)/$(s).crt) >$@.certs
+	$(OPENSSL) cms -verify -binary -inform DER -in $@.tmp -content $< \
+		-noverify -certfile $@.certs -out /dev/null 2>/dev/null
+	rm -f $@.certs
+	mv $@.tmp $@
+
+$(DATA)/%.p7s: $(GEN)/%.p7s | $(DATA)
+	cp $< $@
+
+$(DATA)/payload.bin: $(GEN)/payload.bin | $(DATA)
+	cp $< $@
+
+$(DATA)/%.der: $(KEYS)/%.der | $(DATA)
+	cp $< $@
+
+# The subject key id in lower-case hex, which the kernel puts in the
+# description of an X.509 key.
+$(DATA)/%.skid: $(KEYS)/%.crt | $(DATA)
+	$(OPENSSL) x509 -in $< -noout -ext subjectKeyIdentifier | \
+		sed -n '2{s/[[:space:]:]//g;y/ABCDEF/abcdef/;p}' >$@.tmp
+	test -s $@.tmp
+	mv $@.tmp $@
+
+.PHONY: FORCE
+FORCE:
+
+.DELETE_ON_ERROR:
+.SECONDARY:
