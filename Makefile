@@ -5,13 +5,14 @@ SHELL := /bin/bash
 ROOT := $(abspath .)
 B := $(ROOT)/build
 
-.PHONY: all deps keys kernel tests check demo clean help
+.PHONY: all deps keys kernel tests check demo bench clean help
 
 all: kernel tests
 
 help:
 	@echo "make demo    build everything, boot the VM, show a light skeleton loading"
 	@echo "make check   build everything and run every host and VM test"
+	@echo "make bench   measure Hornet's verification cost (not part of check)"
 	@echo "make kernel  extract, patch, configure and build the kernel, bpftool, libbpf"
 	@echo "make tests   build the static test programs for the VM"
 	@echo "make keys    generate the signing keys under build/keys (never committed)"
@@ -36,6 +37,10 @@ check: tests
 
 demo: tests
 	@$(ROOT)/scripts/demo
+
+bench: tests
+	@$(MAKE) --no-print-directory -f $(ROOT)/tests/bench/bench.mk ROOT=$(ROOT)
+	@$(ROOT)/tests/bench/run
 
 clean:
 	rm -rf $(B)

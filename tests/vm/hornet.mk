@@ -9,6 +9,7 @@
 #   hornet_keyctl        the keyctl operations the tests need
 #   hornet_uapi_offsets  checks where the signature fields sit in the attr
 #   nocap                runs a command without CAP_MAC_ADMIN
+#   hornet_seal          loads a signed program that binds an unsigned map
 # and signs the test payload with the keys of $(ROOT)/build/keys (made by
 # keys/mkkeys) into $(ROOT)/build/tests/hornet/*.p7s. The signatures, the
 # payload, the DER certificates and each certificate's subject key id are
@@ -39,7 +40,8 @@ CPPFLAGS += -DHORNET_UAPI_HAS_SIGNATURE
 endif
 endif
 
-PROGS := hornet_load audit_listen hornet_write hornet_keyctl hornet_uapi_offsets nocap
+PROGS := hornet_load audit_listen hornet_write hornet_keyctl hornet_uapi_offsets nocap \
+	hornet_seal
 HEADERS := $(wildcard $(SRC)/*.h)
 
 # The test signatures, one per line: NAME := SIGNERS DIGEST OPTIONS, where
@@ -74,7 +76,7 @@ all: $(addprefix $(BIN)/,$(PROGS)) \
 	$(patsubst %,$(DATA)/%.p7s,$(SIGS)) \
 	$(patsubst %,$(DATA)/%.der,$(CERTS)) \
 	$(patsubst %,$(DATA)/%.skid,$(CERTS)) \
-	$(DATA)/payload.bin
+	$(DATA)/payload.bin $(DATA)/seal-extra-map.p7s
 
 $(BIN) $(GEN) $(DATA):
 	mkdir -p $@
@@ -114,6 +116,16 @@ $(GEN)/%.p7s: $(GEN)/payload.bin $(KEY_FILES)
 	$(OPENSSL) cms -verify -binary -inform DER -in $@.tmp -content $< \
 		-noverify -certfile $@.certs -out /dev/null 2>/dev/null
 	rm -f $@.certs
+	mv $@.tmp $@
+
+# hornet_seal's payload, signed correctly by the build key: what makes it
+# bad is the map the program binds at load time, not the signature.
+$(GEN)/seal-payload.bin: $(BIN)/hornet_seal | $(GEN)
+	$(BIN)/hornet_seal payload $@
+
+$(DATA)/seal-extra-map.p7s: $(GEN)/seal-payload.bin $(KEY_FILES) | $(DATA)
+	$(OPENSSL) cms -sign -binary -outform DER -in $< -out $@.tmp \
+		-md sha256 -nocerts -noattr -signer $(KEYS)/build.crt -inkey $(KEYS)/build.key
 	mv $@.tmp $@
 
 $(DATA)/%.p7s: $(GEN)/%.p7s | $(DATA)

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hornet_verify_bench: what Hornet's verification costs at BPF_PROG_LOAD,
+ * next to one in-kernel SHA-256 pass over the same payload.
+ *
+ *   hornet_verify_bench payload SIZE OUT
+ *	write the payload (instructions || SIZE-byte blob) to OUT, for the
+ *	build to sign
+ *   hornet_verify_bench run SIZE SIG ROUNDS
+ *	in the guest: load the signed program ROUNDS times with Hornet in
+ *	enforce mode and ROUNDS times with it off, alternating, and time an
+ *	AF_ALG SHA-256 pass over the payload in each round; print medians
+ *	and the ratio (enforce - off) / sha256
+ *
+ * Ratios are measured within one run, because these machines are noisy.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/bpf.h>
+#include <linux/if_alg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MODE_FILE	"/sys/kernel/security/hornet/mode"
+#define MAX_ROUNDS	1000
+
+/* r0 = 0; exit: the verifier's share of the load stays negligible. */
+static const struct bpf_insn prog_insns[] = {
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
+static void die(const char *what)
+{
+	fprintf(stderr, "hornet_verify_bench: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+static uint8_t *make_blob(size_t size)
+{
+	uint8_t *blob = malloc(size);
+	size_t i;
+
+	if (!blob)
+		die("malloc");
+	for (i = 0; i < size; i++)
+		blob[i] = (uint8_t)(i * 131 + (i >> 8));
+	return blob;
+}
+
+static size_t parse_size(const char *s)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 0);
+
+	if (*end || v == 0 || v > (4u << 20)) {
+		fprintf(stderr, "hornet_verify_bench: bad size '%s'\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+static int cmd_payload(size_t size, const char *out)
+{
+	uint8_t *blob = make_blob(size);
+	FILE *f = fopen(out, "wb");
+
+	if (!f || fwrite(prog_insns, sizeof(prog_insns), 1, f) != 1 ||
+	    fwrite(blob, size, 1, f) != 1 || fclose(f))
+		die(out);
+	free(blob);
+	return 0;
+}
+
+static double now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static void set_mode(const char *mode)
+{
+	int fd = open(MODE_FILE, O_WRONLY);
+
+	if (fd < 0 || write(fd, mode, strlen(mode)) < 0 || close(fd))
+		die(MODE_FILE);
+}
+
+static int blob_map(const uint8_t *blob, size_t size)
+{
+	union bpf_attr attr;
+	uint32_t key = 0;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = sizeof(key);
+	attr.value_size = size;
+	attr.max_entries = 1;
+	fd = sys_bpf(BPF_MAP_CREATE, &attr);
+	if (fd < 0)
+		die("BPF_MAP_CREATE");
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (uintptr_t)&key;
+	attr.value = (uintptr_t)blob;
+	if (sys_bpf(BPF_MAP_UPDATE_ELEM, &attr))
+		die("BPF_MAP_UPDATE_ELEM");
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	if (sys_bpf(BPF_MAP_FREEZE, &attr))
+		die("BPF_MAP_FREEZE");
+	return fd;
+}
+
+/* One signed load; returns its duration in microseconds. */
+static double timed_load(int map_fd, const void *sig, size_t sig_len)
+{
+	union bpf_attr attr;
+	double t0, t1;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
+	attr.insns = (uintptr_t)prog_insns;
+	attr.insn_cnt = sizeof(prog_insns) / sizeof(prog_insns[0]);
+	attr.license = (uintptr_t)"GPL";
+	attr.prog_flags = BPF_F_SLEEPABLE;
+	attr.fd_array = (uintptr_t)&map_fd;
+	attr.fd_array_cnt = 1;
+	attr.signature = (uintptr_t)sig;
+	attr.signature_size = sig_len;
+	t0 = now_us();
+	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	t1 = now_us();
+	if (fd < 0)
+		die("BPF_PROG_LOAD (is the signature for this size?)");
+	close(fd);
+	return t1 - t0;
+}
+
+/* One in-kernel SHA-256 pass over the payload, through AF_ALG. */
+static double timed_sha256(int tfm, const uint8_t *blob, size_t size)
+{
+	uint8_t digest[32];
+	double t0, t1;
+	int op;
+
+	op = accept(tfm, NULL, 0);
+	if (op < 0)
+		die("accept(AF_ALG)");
+	t0 = now_us();
+	if (send(op, prog_insns, sizeof(prog_insns), MSG_MORE) < 0 ||
+	    send(op, blob, size, 0) < 0 || read(op, digest, sizeof(digest)) != 32)
+		die("AF_ALG sha256");
+	t1 = now_us();
+	close(op);
+	return t1 - t0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int cmd_run(size_t size, const char *sig_path, int rounds)
+{
+	static double on[MAX_ROUNDS], off[MAX_ROUNDS], sha[MAX_ROUNDS];
+	struct sockaddr_alg sa = { .salg_family = AF_ALG, .salg_type = "hash",
+				   .salg_name = "sha256" };
+	uint8_t *blob = make_blob(size), sig[65536];
+	double m_on, m_off, m_sha;
+	size_t sig_len;
+	int i, map_fd, tfm;
+	FILE *f;
+
+	f = fopen(sig_path, "rb");
+	if (!f)
+		die(sig_path);
+	sig_len = fread(sig, 1, sizeof(sig), f);
+	fclose(f);
+	tfm = socket(AF_ALG, SOCK_SEQPACKET, 0);
+	if (tfm < 0 || bind(tfm, (struct sockaddr *)&sa, sizeof(sa)))
+		die("AF_ALG socket");
+	map_fd = blob_map(blob, size);
+
+	/* One untimed round of each, to warm caches and the key lookup. */
+	set_mode("enforce");
+	timed_load(map_fd, sig, sig_len);
+	timed_sha256(tfm, blob, size);
+	for (i = 0; i < rounds; i++) {
+		set_mode("enforce");
+		on[i] = timed_load(map_fd, sig, sig_len);
+		set_mode("off");
+		off[i] = timed_load(map_fd, sig, sig_len);
+		sha[i] = timed_sha256(tfm, blob, size);
+	}
+	set_mode("audit");
+	m_on = median(on, rounds);
+	m_off = median(off, rounds);
+	m_sha = median(sha, rounds);
+	printf("%8zu %6d %12.1f %12.1f %12.1f %12.1f %8.2f\n", size, rounds,
+	       m_on, m_off, m_on - m_off, m_sha, (m_on - m_off) / m_sha);
+	free(blob);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 4 && !strcmp(argv[1], "payload"))
+		return cmd_payload(parse_size(argv[2]), argv[3]);
+	if (argc == 5 && !strcmp(argv[1], "run")) {
+		int rounds = atoi(argv[4]);
+
+		if (rounds < 1 || rounds > MAX_ROUNDS) {
+			fprintf(stderr, "hornet_verify_bench: bad rounds '%s'\n", argv[4]);
+			return 2;
+		}
+		return cmd_run(parse_size(argv[2]), argv[3], rounds);
+	}
+	if (argc == 2 && !strcmp(argv[1], "header")) {
+		printf("%8s %6s %12s %12s %12s %12s %8s\n", "blob", "rounds",
+		       "enforce_us", "off_us", "hornet_us", "sha256_us", "ratio");
+		return 0;
+	}
+	fprintf(stderr, "usage: hornet_verify_bench payload SIZE OUT\n"
+			"       hornet_verify_bench run SIZE SIG ROUNDS\n"
+			"       hornet_verify_bench header\n");
+	return 2;
+}
