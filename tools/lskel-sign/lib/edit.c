@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Rewriting a header: the signature block, the upstream opts_sig[] literal,
+ * and the atomic replacement of the file on disk.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lskel_header.h"
+
+/* Escapes per line of the literal: 19 * 4 + the splice fits in 80 columns. */
+#define BYTES_PER_LINE 19
+
+struct out {
+	char *p;
+	size_t len, cap;
+	bool oom;
+};
+
+static void out_put(struct out *o, const char *s, size_t n)
+{
+	if (o->oom)
+		return;
+	if (o->cap - o->len < n + 1) {
+		size_t cap = o->cap ? o->cap : 1024;
+		char *q;
+
+		while (cap - o->len < n + 1)
+			cap *= 2;
+		q = realloc(o->p, cap);
+		if (!q) {
+			o->oom = true;
+			return;
+		}
+		o->p = q;
+		o->cap = cap;
+	}
+	memcpy(o->p + o->len, s, n);
+	o->len += n;
+	o->p[o->len] = '\0';
+}
+
+static void out_str(struct out *o, const char *s)
+{
+	out_put(o, s, strlen(s));
+}
+
+/*
+ * "\<newline>\x30\x82...\<newline>...\xNN" with both quotes: every byte as a
+ * two-digit hex escape, so that no escape can run into the next character.
+ */
+static void out_literal(struct out *o, const unsigned char *b, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	char esc[4] = { '\\', 'x', 0, 0 };
+	size_t i;
+
+	out_str(o, "\"\\\n");
+	for (i = 0; i < n; i++) {
+		esc[2] = hex[b[i] >> 4];
+		esc[3] = hex[b[i] & 15];
+		out_put(o, esc, 4);
+		if ((i + 1) % BYTES_PER_LINE == 0 && i + 1 < n)
+			out_str(o, "\\\n");
+	}
+	out_str(o, "\"");
+}
+
+char *lskel_render_block(const char *indent, const unsigned char *sig,
+			 size_t sig_len, int32_t keyring_id, size_t *len)
+{
+	struct out o = { 0 };
+	char num[32];
+
+	out_str(&o, indent);
+	out_str(&o, LSKEL_MARK_BEGIN "\n");
+	out_str(&o, indent);
+	out_str(&o, "/* PKCS#7 signature of the loader's insns || data; see lskel-sign(1). */\n");
+	out_str(&o, indent);
+	out_str(&o, "static const char opts_sig[] __attribute__((__aligned__(8))) = ");
+	out_literal(&o, sig, sig_len);
+	out_str(&o, ";\n");
+	out_str(&o, indent);
+	out_str(&o, "opts.signature = (void *)opts_sig;\n");
+	out_str(&o, indent);
+	out_str(&o, "opts.signature_sz = sizeof(opts_sig) - 1;\n");
+	out_str(&o, indent);
+	snprintf(num, sizeof(num), "%ld", (long)keyring_id);
+	out_str(&o, "opts.keyring_id = ");
+	out_str(&o, num);
+	out_str(&o, ";\n");
+	out_str(&o, indent);
+	out_str(&o, LSKEL_MARK_END "\n");
+	if (o.oom) {
+		free(o.p);
+		return NULL;
+	}
+	*len = o.len;
+	return o.p;
+}
+
+int lskel_edit_sign(const struct lskel_header *h, const unsigned char *sig,
+		    size_t sig_len, int32_t keyring_id, struct lskel_edit *ed,
+		    struct lskel_err *e)
+{
+	memset(ed, 0, sizeof(*ed));
+	ed->text = h->text;
+	ed->len = h->len;
+	if (h->sig_state == LSKEL_SIGNED_UPSTREAM) {
+		struct out o = { 0 };
+
+		/* Upstream's own statements keep pointing at opts_sig[]. */
+		out_literal(&o, sig, sig_len);
+		if (o.oom) {
+			free(o.p);
+			return lskel_fail(e, "out of memory");
+		}
+		ed->cut_begin = h->sig.begin;
+		ed->cut_end = h->sig.end;
+		ed->middle = o.p;
+		ed->middle_len = o.len;
+		return 0;
+	}
+	ed->cut_begin = h->block_begin;
+	ed->cut_end = h->block_end;
+	ed->middle = lskel_render_block(h->indent, sig, sig_len, keyring_id,
+					&ed->middle_len);
+	if (!ed->middle)
+		return lskel_fail(e, "out of memory");
+	return 0;
+}
+
+int lskel_edit_unsign(const struct lskel_header *h, struct lskel_edit *ed,
+		      struct lskel_err *e)
+{
+	memset(ed, 0, sizeof(*ed));
+	if (h->sig_state == LSKEL_UNSIGNED)
+		return lskel_fail(e, "not signed");
+	if (h->sig_state == LSKEL_SIGNED_UPSTREAM)
+		return lskel_fail(e, "signed by bpftool, not by lskel-sign: there is no lskel-sign block to remove");
+	ed->text = h->text;
+	ed->len = h->len;
+	ed->cut_begin = h->block_begin;
+	ed->cut_end = h->block_end;
+	return 0;
+}
+
+void lskel_edit_release(struct lskel_edit *ed)
+{
+	free(ed->middle);
+	ed->middle = NULL;
+}
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Writes the pieces to a temporary file beside @path and renames it over @path. */
+static int replace_file(const char *path, const void *const *piece,
+			const size_t *piece_len, unsigned npieces,
+			struct lskel_err *e)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+	const char *base = path + dirlen;
+	struct stat st;
+	mode_t mode = 0644;
+	char *tmp;
+	unsigned i;
+	int fd, err;
+
+	if (stat(path, &st) == 0)
+		mode = st.st_mode & 07777;
+	tmp = malloc(dirlen + strlen(base) + sizeof("..tmp.XXXXXX"));
+	if (!tmp)
+		return lskel_fail(e, "out of memory");
+	memcpy(tmp, path, dirlen);
+	sprintf(tmp + dirlen, ".%s.tmp.XXXXXX", base);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = errno;
+		lskel_fail(e, "cannot create a temporary file beside it: %s", strerror(err));
+		free(tmp);
+		return -1;
+	}
+	for (i = 0; i < npieces; i++)
+		if (piece_len[i] && write_all(fd, piece[i], piece_len[i]))
+			goto fail;
+	if (fchmod(fd, mode) || fsync(fd))
+		goto fail;
+	if (close(fd)) {
+		fd = -1;
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path))
+		goto fail;
+	free(tmp);
+	return 0;
+fail:
+	err = errno;
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return lskel_fail(e, "cannot write: %s", strerror(err));
+}
+
+int lskel_write_atomic(const char *path, const struct lskel_edit *ed,
+		       struct lskel_err *e)
+{
+	const void *piece[3] = {
+		ed->text, ed->middle, ed->text + ed->cut_end
+	};
+	size_t len[3] = {
+		ed->cut_begin, ed->middle_len, ed->len - ed->cut_end
+	};
+
+	return replace_file(path, piece, len, 3, e);
+}
+
+int lskel_write_file(const char *path, const unsigned char *buf, size_t len,
+		     struct lskel_err *e)
+{
+	const void *piece[1] = { buf };
+
+	return replace_file(path, piece, &len, 1, e);
+}
+
+int lskel_read_file(const char *path, size_t max, unsigned char **buf,
+		    size_t *len, struct lskel_err *e)
+{
+	unsigned char *p = NULL;
+	size_t n = 0, cap = 0;
+	int fd, err;
+	struct stat st;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return lskel_fail(e, "cannot open: %s", strerror(errno));
+	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		close(fd);
+		return lskel_fail(e, "not a regular file");
+	}
+	if (st.st_size > 0)
+		cap = (size_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
+	for (;;) {
+		ssize_t r;
+
+		if (!p || n == cap) {
+			unsigned char *q;
+
+			if (p || !cap)
+				cap = cap ? cap * 2 : 4096;
+			if (cap > max + 1)
+				cap = max + 1;
+			q = realloc(p, cap);
+			if (!q) {
+				err = ENOMEM;
+				goto fail;
+			}
+			p = q;
+		}
+		r = read(fd, p + n, cap - n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			err = errno;
+			goto fail;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n > max) {
+			close(fd);
+			free(p);
+			return lskel_fail(e, "larger than %zu bytes", max);
+		}
+	}
+	close(fd);
+	*buf = p ? p : malloc(1);
+	*len = n;
+	if (!*buf)
+		return lskel_fail(e, "out of memory");
+	return 0;
+fail:
+	close(fd);
+	free(p);
+	return lskel_fail(e, "cannot read: %s", strerror(err));
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Reading and rewriting light-skeleton headers (bpftool gen skeleton -L).
+ *
+ * The parser understands three shapes of the loader in <name>__load():
+ *
+ *   array form (bpftool 5.18 to 6.17, and ours):
+ *	static const char opts_data[] __attribute__((__aligned__(8))) = "...";
+ *	static const char opts_insn[] __attribute__((__aligned__(8))) = "...";
+ *	opts.data_sz = sizeof(opts_data) - 1;  opts.data = (void *)opts_data;
+ *   inline form (bpftool before 5.18):
+ *	opts.data_sz = 1234;  opts.data = (void *)"...";
+ *   upstream signed form (bpftool 6.18 and later, gen skeleton -L -S):
+ *	the array form plus static const char opts_sig[] = "...",
+ *	opts.signature = (void *)opts_sig;
+ *	opts.signature_sz = sizeof(opts_sig) - 1;  opts.keyring_id = ...;
+ *
+ * lskel-sign's own signature lives in a block of whole lines that it inserts
+ * right before the statement that calls bpf_load_and_run(). The block opens
+ * with the comment line LSKEL_MARK_BEGIN and closes with LSKEL_MARK_END; in
+ * between it declares opts_sig[] and sets opts.signature, opts.signature_sz
+ * and opts.keyring_id. Removing the block gives back the header byte for byte.
+ */
+#ifndef LSKEL_HEADER_H
+#define LSKEL_HEADER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "err.h"
+
+/* Larger than any loader the kernel accepts (1M insns, 4 MiB of data) as text. */
+#define LSKEL_MAX_HEADER_SIZE ((size_t)64 << 20)
+
+#define LSKEL_MARK_BEGIN "/* lskel-sign: begin */"
+#define LSKEL_MARK_END "/* lskel-sign: end */"
+
+/* A sequence of adjacent string literals, decoded as the C compiler would. */
+struct lskel_lit {
+	size_t begin;		/* offset of the first '"' */
+	size_t end;		/* offset just past the last '"' */
+	unsigned char *bytes;	/* decoded bytes, without the terminating NUL */
+	size_t len;
+};
+
+enum lskel_sig_state {
+	LSKEL_UNSIGNED,
+	LSKEL_SIGNED_BLOCK,	/* lskel-sign's marker block */
+	LSKEL_SIGNED_UPSTREAM,	/* upstream bpftool's opts_sig[] */
+};
+
+enum lskel_form {
+	LSKEL_FORM_ARRAY,
+	LSKEL_FORM_INLINE,
+};
+
+struct lskel_header {
+	const unsigned char *text;	/* the whole header, not owned */
+	size_t len;
+	enum lskel_form form;
+	struct lskel_lit insns;
+	struct lskel_lit data;
+	enum lskel_sig_state sig_state;
+	struct lskel_lit sig;		/* when signed */
+	/*
+	 * Unsigned: block_begin == block_end, the start of the line where a
+	 * block goes. Signed with a block: the block's lines.
+	 */
+	size_t block_begin;
+	size_t block_end;
+	char indent[64];		/* of the bpf_load_and_run() line */
+	int32_t keyring_id;		/* in the block; 0 when unsigned */
+	bool keyring_runtime;		/* upstream form: set from skel at run time */
+};
+
+/*
+ * Parses @len bytes at @text. On success fills @h (which then points into
+ * @text) and returns 0; on failure returns -1 with the cause in @e.
+ * Release with lskel_header_release().
+ */
+int lskel_parse(const unsigned char *text, size_t len, struct lskel_header *h,
+		struct lskel_err *e);
+void lskel_header_release(struct lskel_header *h);
+
+/* The signed payload: the loader's insns followed by its data blob. */
+int lskel_payload(const struct lskel_header *h, unsigned char **payload,
+		  size_t *len, struct lskel_err *e);
+
+/*
+ * A rewritten header: text[0, cut_begin) + middle + text[cut_end, len).
+ * Nothing outside the cut changes.
+ */
+struct lskel_edit {
+	const unsigned char *text;
+	size_t len;
+	size_t cut_begin;
+	size_t cut_end;
+	char *middle;
+	size_t middle_len;
+};
+
+/* The header carrying @sig (DER) and @keyring_id, replacing any old signature. */
+int lskel_edit_sign(const struct lskel_header *h, const unsigned char *sig,
+		    size_t sig_len, int32_t keyring_id, struct lskel_edit *ed,
+		    struct lskel_err *e);
+/* The header without lskel-sign's block. */
+int lskel_edit_unsign(const struct lskel_header *h, struct lskel_edit *ed,
+		      struct lskel_err *e);
+void lskel_edit_release(struct lskel_edit *ed);
+
+/* The canonical block text for @sig; used to write a block and to check one. */
+char *lskel_render_block(const char *indent, const unsigned char *sig,
+			 size_t sig_len, int32_t keyring_id, size_t *len);
+
+/*
+ * Writes @ed to @path through a temporary file in the same directory that is
+ * fsync()ed and rename()d over @path, keeping @path's mode. On failure @path
+ * is untouched and the temporary file is gone.
+ */
+int lskel_write_atomic(const char *path, const struct lskel_edit *ed,
+		       struct lskel_err *e);
+
+/* Reads a whole file of at most @max bytes. */
+int lskel_read_file(const char *path, size_t max, unsigned char **buf,
+		    size_t *len, struct lskel_err *e);
+/* Writes a whole file, atomically as above. */
+int lskel_write_file(const char *path, const unsigned char *buf, size_t len,
+		     struct lskel_err *e);
+
+#endif

@@ -1,0 +1,112 @@
+# Shared by tests/host/lskel_sign_*.sh; sourced after tests/host/lib.sh.
+# shellcheck shell=bash
+LSKEL_BUILD=$ROOT/build/lskel-sign
+LSKEL=$LSKEL_BUILD/lskel-sign
+LSKEL_TESTS=$ROOT/tools/lskel-sign/tests
+KEYS=$ROOT/build/keys
+BPFTOOL=$ROOT/build/bpftool/bpftool
+
+make -s -C "$ROOT/tools/lskel-sign" O="$LSKEL_BUILD" >&2 || fail "cannot build lskel-sign"
+[ -s "$KEYS/build.pem" ] || "$ROOT/keys/mkkeys" >&2 || fail "cannot make the test keys"
+
+# bpf_object NAME SRC: compiles SRC into $LSKEL_BUILD/headers/NAME.bpf.o.
+bpf_object() {
+	local name=$1 src=$2 dir=$LSKEL_BUILD/headers
+	mkdir -p "$dir"
+	clang-19 -O2 -g -target bpf -Wall -Werror \
+		-I"$ROOT/build/kbuild/usr/include" -isystem "$ROOT/build/libbpf/include" \
+		-c "$src" -o "$dir/$name.bpf.o.tmp" || fail "cannot compile $src"
+	mv "$dir/$name.bpf.o.tmp" "$dir/$name.bpf.o"
+}
+
+# lskel_header NAME [SRC]: copies a light skeleton that our bpftool made
+# from SRC (default tools/lskel-sign/tests/progs/NAME.bpf.c) to
+# $tmp/NAME.lskel.h. Generated headers are cached under build/.
+lskel_header() {
+	local name=$1 src=${2:-$LSKEL_TESTS/progs/$1.bpf.c}
+	local dir=$LSKEL_BUILD/headers out=$LSKEL_BUILD/headers/$1.lskel.h
+	[ -x "$BPFTOOL" ] || fail "no bpftool at $BPFTOOL: run 'make kernel' first"
+	if [ ! -s "$out" ] || [ "$src" -nt "$out" ] || [ "$BPFTOOL" -nt "$out" ]; then
+		bpf_object "$name" "$src"
+		"$BPFTOOL" gen skeleton -L "$dir/$name.bpf.o" name "$name" >"$out.tmp" ||
+			fail "bpftool gen skeleton -L failed for $src"
+		mv "$out.tmp" "$out"
+	fi
+	cp "$out" "$tmp/$name.lskel.h"
+}
+
+# big_source FILE: a BPF program with a 1 MiB .rodata array of pseudo-random
+# bytes, so that its loader's data blob is larger than 1 MiB.
+big_source() {
+	[ -s "$1" ] && return 0
+	awk 'BEGIN {
+		print "#include <linux/bpf.h>\n#include <bpf/bpf_helpers.h>"
+		print "const volatile unsigned char blob[1048576] = {"
+		s = 12345
+		for (i = 0; i < 1048576; i++) {
+			s = (s * 1103515245 + 12345) % 2147483648
+			printf "%d,", int(s / 65536) % 256
+			if (i % 32 == 31)
+				printf "\n"
+		}
+		print "};\nSEC(\"syscall\")\nint big(void *ctx)\n{\n\treturn blob[0];\n}"
+		print "char _license[] SEC(\"license\") = \"GPL\";"
+	}' >"$1.tmp" && mv "$1.tmp" "$1"
+}
+
+# ossl_verify HEADER CAFILE [CERTFILE]: openssl's own check of HEADER's
+# signature over the payload that lskel-sign extracts. Returns its status.
+ossl_verify() {
+	local h=$1 ca=$2 certs=${3:-}
+	"$LSKEL" --extract-payload "$h.payload" --detach "$h.p7s" "$h" >/dev/null || return 1
+	openssl cms -verify -binary -inform DER -in "$h.p7s" -content "$h.payload" \
+		-CAfile "$ca" ${certs:+-certfile "$certs"} -purpose any -out /dev/null 2>"$h.ossl.err"
+}
+
+# compile_lskel HEADER NAME EXE: builds a program that loads HEADER through
+# the stub skel_internal.h, which dumps what it is handed.
+compile_lskel() {
+	local h=$1 name=$2 exe=$3 dir
+	dir=$(dirname "$h")
+	cat >"$exe.c" <<EOC
+#include "$(basename "$h")"
+int main(void)
+{
+	struct $name *skel = ${name}__open();
+
+	if (!skel)
+		return 3;
+	/* The stub loads nothing and returns -1 after dumping. */
+	return ${name}__load(skel) == -1 ? 0 : 4;
+}
+EOC
+	gcc -std=gnu11 -Wall -Werror -Wno-unused-function -I"$LSKEL_TESTS/stub" -I"$dir" \
+		-I"$ROOT/build/kbuild/usr/include" "$exe.c" -o "$exe"
+}
+
+# hex_literal FILE: FILE's bytes as \xHH escapes on one line.
+hex_literal() { od -An -v -tx1 "$1" | tr -d ' \n' | sed 's/\(..\)/\\x\1/g'; }
+
+# upstream_form HEADER DER INSNS OUT: HEADER (bpftool's array form) turned
+# into what upstream bpftool 6.18 writes with gen skeleton -L -S: DER in
+# opts_sig[], the SHA-256 of INSNS in opts_excl_hash[], the opts fields
+# set from them, and a keyring_id in the skeleton struct.
+upstream_form() {
+	# ENVIRON, not -v: awk would decode the escapes in a -v value.
+	SIG=$(hex_literal "$2") HASH=$(sha256sum "$3" | cut -c1-64 | sed 's/\(..\)/\\x\1/g') awk '
+	/^	struct bpf_loader_ctx ctx;$/ { print; print "\t__s32 keyring_id;"; next }
+	/^	opts.ctx = \(struct bpf_loader_ctx \*\)skel;$/ {
+		print "\tstatic const char opts_sig[] __attribute__((__aligned__(8))) = \"\\"
+		print ENVIRON["SIG"] "\";"
+		print "\tstatic const char opts_excl_hash[] __attribute__((__aligned__(8))) = \"\\"
+		print ENVIRON["HASH"] "\";"
+		print ""
+		print "\topts.signature = (void *)opts_sig;"
+		print "\topts.signature_sz = sizeof(opts_sig) - 1;"
+		print "\topts.excl_prog_hash = (void *)opts_excl_hash;"
+		print "\topts.excl_prog_hash_sz = sizeof(opts_excl_hash) - 1;"
+		print "\topts.keyring_id = skel->keyring_id;"
+	}
+	{ print }' "$1" >"$4"
+	grep -q 'opts.keyring_id = skel->keyring_id;' "$4" || fail "could not make the upstream form of $1"
+}
