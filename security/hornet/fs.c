@@ -44,24 +44,27 @@ static ssize_t hornet_read_string(char __user *buf, size_t count,
 /**
  * hornet_copy_write - check the caller and copy a write into the kernel
  * @file: the file written to
+ * @op: what the write changes, for the audit record of a refused write
  * @ubuf: the user data
  * @count: its length
  *
  * Return: a NUL-terminated copy to kfree(), or an ERR_PTR: -EPERM without
- * CAP_MAC_ADMIN, -EINVAL for an empty or overlong write, -EFAULT.
+ * CAP_MAC_ADMIN (audited), -EINVAL for an empty or overlong write, -EFAULT.
  */
-static char *hornet_copy_write(struct file *file, const char __user *ubuf,
-			       size_t count)
+static char *hornet_copy_write(struct file *file, const char *op,
+			       const char __user *ubuf, size_t count)
 {
-	if (!file_ns_capable(file, &init_user_ns, CAP_MAC_ADMIN))
+	if (!file_ns_capable(file, &init_user_ns, CAP_MAC_ADMIN)) {
+		hornet_audit_config(op, "?", "?", -EPERM);
 		return ERR_PTR(-EPERM);
+	}
 	if (!count || count > HORNET_WRITE_MAX)
 		return ERR_PTR(-EINVAL);
 	return memdup_user_nul(ubuf, count);
 }
 
 /**
- * hornet_mode_name_locked - the mode file's text for a policy
+ * hornet_mode_text - the mode file's text for a policy
  * @mode: the mode
  * @locked: whether the policy is locked
  * @buf: a buffer of at least 24 bytes
@@ -116,13 +119,9 @@ static ssize_t hornet_mode_write(struct file *file, const char __user *ubuf,
 	char *buf;
 	int err;
 
-	buf = hornet_copy_write(file, ubuf, count);
-	if (IS_ERR(buf)) {
-		err = PTR_ERR(buf);
-		if (err == -EPERM)
-			hornet_audit_config("mode", "?", "?", err);
-		return err;
-	}
+	buf = hornet_copy_write(file, "mode", ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
 	err = hornet_parse_mode(buf, &mode, &lock);
 	kfree(buf);
 	if (err)
@@ -186,13 +185,9 @@ static ssize_t hornet_keyrings_write(struct file *file, const char __user *ubuf,
 	char *buf;
 	int err;
 
-	buf = hornet_copy_write(file, ubuf, count);
-	if (IS_ERR(buf)) {
-		err = PTR_ERR(buf);
-		if (err == -EPERM)
-			hornet_audit_config("keyrings", "?", "?", err);
-		return err;
-	}
+	buf = hornet_copy_write(file, "keyrings", ubuf, count);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
 	err = hornet_parse_keyrings(buf, &keyrings);
 	kfree(buf);
 	if (err)

@@ -241,6 +241,10 @@ static const struct hornet_keyrings_case hornet_keyrings_cases[] = {
 	{ "BUILTIN", -EINVAL, 0 },
 };
 
+/**
+ * hornet_test_parse_keyrings - each accepted-keyring input parses to its set or -EINVAL
+ * @test: the KUnit test context
+ */
 static void hornet_test_parse_keyrings(struct kunit *test)
 {
 	int i;
@@ -256,6 +260,10 @@ static void hornet_test_parse_keyrings(struct kunit *test)
 	}
 }
 
+/**
+ * hornet_test_format_keyrings - keyring sets print in bit order and parse back
+ * @test: the KUnit test context
+ */
 static void hornet_test_format_keyrings(struct kunit *test)
 {
 	char buf[64];
@@ -269,6 +277,10 @@ static void hornet_test_format_keyrings(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, keyrings, HORNET_KEYRING_ALL);
 }
 
+/**
+ * hornet_test_parse_mode - mode words and "lock" parse; anything else is -EINVAL
+ * @test: the KUnit test context
+ */
 static void hornet_test_parse_mode(struct kunit *test)
 {
 	enum hornet_mode mode = HORNET_MODE_MAX;
@@ -286,6 +298,10 @@ static void hornet_test_parse_mode(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hornet_parse_mode("audit audit", &mode, &lock), -EINVAL);
 }
 
+/**
+ * hornet_test_mode_transitions - an unlocked policy takes any mode and keyring set
+ * @test: the KUnit test context
+ */
 static void hornet_test_mode_transitions(struct kunit *test)
 {
 	struct hornet_policy p = { .mode = HORNET_MODE_AUDIT,
@@ -303,6 +319,10 @@ static void hornet_test_mode_transitions(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p.keyrings, HORNET_KEYRING_ALL);
 }
 
+/**
+ * hornet_test_lock - after lock, no mode, keyring or second lock is accepted
+ * @test: the KUnit test context
+ */
 static void hornet_test_lock(struct kunit *test)
 {
 	struct hornet_policy p = { .mode = HORNET_MODE_ENFORCE,

@@ -402,6 +402,13 @@ static const struct bpf_insn hornet_test_insns[] = {
 static const u8 hornet_test_value_a[] = { 1, 2, 3, 4, 5 };
 static const u8 hornet_test_value_b[64] = { [0] = 0xaa, [63] = 0x55 };
 
+/**
+ * hornet_test_blob - a frozen single-element array blob for the tests
+ * @value: the value
+ * @size: its size
+ *
+ * Return: the blob description.
+ */
 static struct hornet_blob hornet_test_blob(const void *value, u32 size)
 {
 	return (struct hornet_blob) {
@@ -410,7 +417,10 @@ static struct hornet_blob hornet_test_blob(const void *value, u32 size)
 	};
 }
 
-/* The pieces are the instructions, then each value, in fd_array order. */
+/**
+ * hornet_test_payload_order - the pieces are the instructions, then each value, in order
+ * @test: the KUnit test context
+ */
 static void hornet_test_payload_order(struct kunit *test)
 {
 	struct hornet_blob blobs[2] = {
@@ -429,7 +439,10 @@ static void hornet_test_payload_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vec[2].iov_len, sizeof(hornet_test_value_b));
 }
 
-/* Hashing the pieces gives the digest of the concatenated payload. */
+/**
+ * hornet_test_payload_digest - hashing the pieces gives the digest of the whole payload
+ * @test: the KUnit test context
+ */
 static void hornet_test_payload_digest(struct kunit *test)
 {
 	struct hornet_blob blob = hornet_test_blob(hornet_test_value_b,
@@ -454,7 +467,10 @@ static void hornet_test_payload_digest(struct kunit *test)
 	KUNIT_EXPECT_MEMEQ(test, got, want, sizeof(want));
 }
 
-/* Only frozen single-element array maps may carry signed data. */
+/**
+ * hornet_test_payload_rejects_maps - only frozen single-element array maps carry signed data
+ * @test: the KUnit test context
+ */
 static void hornet_test_payload_rejects_maps(struct kunit *test)
 {
 	struct hornet_blob good = hornet_test_blob(hornet_test_value_a,
@@ -495,7 +511,10 @@ static void hornet_test_payload_rejects_maps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vec[0].iov_len, sizeof(hornet_test_insns));
 }
 
-/* Every verdict has a distinct name, and the errno table holds. */
+/**
+ * hornet_test_verdict_table - verdict names are distinct and the errno table holds
+ * @test: the KUnit test context
+ */
 static void hornet_test_verdict_table(struct kunit *test)
 {
 	int i, j;

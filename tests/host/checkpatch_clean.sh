@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # checkpatch.pl --strict, from the extracted kernel tree, reports nothing on
-# security/hornet/ or on any patch in the series.
+# security/hornet/ or on any patch in the series, and kernel-doc -Wall finds
+# nothing wrong with Hornet's function documentation.
 source "$(dirname "$0")/lib.sh"
 
 cp=$ROOT/build/linux/scripts/checkpatch.pl
@@ -23,4 +24,9 @@ for p in "${patches[@]}"; do
 		bad=1
 	fi
 done
-[ "$bad" = 0 ] || fail "checkpatch --strict is not clean"
+kd=$ROOT/build/linux/scripts/kernel-doc
+if ! (cd "$ROOT" && perl "$kd" -Wall -none "${files[@]}") >"$tmp/out" 2>&1 || [ -s "$tmp/out" ]; then
+	sed 's/^/  | /' "$tmp/out" >&2
+	bad=1
+fi
+[ "$bad" = 0 ] || fail "checkpatch --strict or kernel-doc is not clean"

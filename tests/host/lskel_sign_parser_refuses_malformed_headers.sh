@@ -110,9 +110,9 @@ row "an unterminated comment" "unterminated comment starting at line 3"
 
 # An edited signature block, and a damaged marker.
 "$LSKEL" --key "$KEYS/build.pem" "$base" >/dev/null || fail "signing"
-edit 's/^	opts.keyring_id = 0;$/	opts.keyring_id = 0; \/\/ edited/'
+edit 's/^		opts.keyring_id = 0;$/		opts.keyring_id = 0; \/\/ edited/'
 row "an edited block" "the lskel-sign block at lines"
-edit 's/^	opts.keyring_id = 0;$/	opts.keyring_id = 0;\n	opts.insns_sz = 8;/'
+edit 's/^		opts.keyring_id = 0;$/		opts.keyring_id = 0;\n		opts.insns_sz = 8;/'
 row "a block that sets more" "the lskel-sign block sets opts.insns_sz at line"
 edit 's/^	\/\* lskel-sign: end \*\/$/	\/* lskel-sign: end *\/ x/'
 row "a damaged marker" "damaged lskel-sign marker at line"

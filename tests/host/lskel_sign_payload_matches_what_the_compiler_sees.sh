@@ -61,7 +61,11 @@ static inline int escapes__load(struct escapes *skel)
 	"\x4\
 1\1\
 2" "\u00e9\U0001F600" "raw é" "??" "a?b" "'" "" "\\\
-";
+" "q\\
+"x" "\0\
+1\x4\
+g" "\x12\
+\x34";
 	static const char opts_insn[] __attribute__((__aligned__(8))) =
 		"\x00\x01\x02\x03\x04\x05\x06\x07" "01234567";
 
