@@ -10,12 +10,14 @@ GEN	:= $(B)/tests/bench
 KEYS	:= $(B)/keys
 SIZES	:= 4096 65536 1048576
 
-CFLAGS	:= -std=gnu11 -O2 -Wall -Wextra -Werror -I$(B)/kbuild/usr/include
+CFLAGS	:= -std=gnu11 -O2 -Wall -Wextra -Werror -I$(B)/kbuild/usr/include \
+	   -I$(ROOT)/tests/vm/guest/hornet
 
 all: $(BIN)/hornet_verify_bench \
 	$(foreach s,$(SIZES),$(BIN)/hornet-data/bench-$(s).p7s)
 
-$(BIN)/hornet_verify_bench: $(ROOT)/tests/bench/hornet_verify_bench.c
+$(BIN)/hornet_verify_bench: $(ROOT)/tests/bench/hornet_verify_bench.c \
+		$(ROOT)/tests/vm/guest/hornet/blob_map.h
 	@mkdir -p $(@D)
 	gcc $(CFLAGS) -static -o $@ $<
 

@@ -28,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blob_map.h"
+
 #define MODE_FILE	"/sys/kernel/security/hornet/mode"
 #define MAX_ROUNDS	1000
 
@@ -41,11 +43,6 @@ static void die(const char *what)
 {
 	fprintf(stderr, "hornet_verify_bench: %s: %s\n", what, strerror(errno));
 	exit(1);
-}
-
-static long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
 }
 
 static uint8_t *make_blob(size_t size)
@@ -100,33 +97,6 @@ static void set_mode(const char *mode)
 		die(MODE_FILE);
 }
 
-static int blob_map(const uint8_t *blob, size_t size)
-{
-	union bpf_attr attr;
-	uint32_t key = 0;
-	int fd;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_ARRAY;
-	attr.key_size = sizeof(key);
-	attr.value_size = size;
-	attr.max_entries = 1;
-	fd = sys_bpf(BPF_MAP_CREATE, &attr);
-	if (fd < 0)
-		die("BPF_MAP_CREATE");
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = fd;
-	attr.key = (uintptr_t)&key;
-	attr.value = (uintptr_t)blob;
-	if (sys_bpf(BPF_MAP_UPDATE_ELEM, &attr))
-		die("BPF_MAP_UPDATE_ELEM");
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = fd;
-	if (sys_bpf(BPF_MAP_FREEZE, &attr))
-		die("BPF_MAP_FREEZE");
-	return fd;
-}
-
 /* One signed load; returns its duration in microseconds. */
 static double timed_load(int map_fd, const void *sig, size_t sig_len)
 {
@@ -145,7 +115,7 @@ static double timed_load(int map_fd, const void *sig, size_t sig_len)
 	attr.signature = (uintptr_t)sig;
 	attr.signature_size = sig_len;
 	t0 = now_us();
-	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	fd = blob_sys_bpf(BPF_PROG_LOAD, &attr);
 	t1 = now_us();
 	if (fd < 0)
 		die("BPF_PROG_LOAD (is the signature for this size?)");
@@ -204,7 +174,11 @@ static int cmd_run(size_t size, const char *sig_path, int rounds)
 	tfm = socket(AF_ALG, SOCK_SEQPACKET, 0);
 	if (tfm < 0 || bind(tfm, (struct sockaddr *)&sa, sizeof(sa)))
 		die("AF_ALG socket");
-	map_fd = blob_map(blob, size);
+	map_fd = blob_map_create("bench_blob", blob, size, true);
+	if (map_fd < 0) {
+		errno = -map_fd;
+		die("blob map");
+	}
 
 	/* One untimed round of each, to warm caches and the key lookup. */
 	set_mode("enforce");

@@ -22,7 +22,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <linux/bpf.h>
+#include "blob_map.h"
 
 #define EXTRA_FD	200
 #define BLOB_SIZE	32
@@ -45,37 +45,13 @@ static void die(const char *what)
 	exit(1);
 }
 
-static long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-}
-
 static int array_map(const char *name, int freeze)
 {
-	union bpf_attr attr;
-	uint32_t key = 0;
-	int fd;
+	int fd = blob_map_create(name, blob, BLOB_SIZE, freeze);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_ARRAY;
-	attr.key_size = sizeof(key);
-	attr.value_size = BLOB_SIZE;
-	attr.max_entries = 1;
-	strncpy(attr.map_name, name, sizeof(attr.map_name) - 1);
-	fd = sys_bpf(BPF_MAP_CREATE, &attr);
-	if (fd < 0)
-		die("BPF_MAP_CREATE");
-	memset(&attr, 0, sizeof(attr));
-	attr.map_fd = fd;
-	attr.key = (uintptr_t)&key;
-	attr.value = (uintptr_t)blob;
-	if (sys_bpf(BPF_MAP_UPDATE_ELEM, &attr))
-		die("BPF_MAP_UPDATE_ELEM");
-	if (freeze) {
-		memset(&attr, 0, sizeof(attr));
-		attr.map_fd = fd;
-		if (sys_bpf(BPF_MAP_FREEZE, &attr))
-			die("BPF_MAP_FREEZE");
+	if (fd < 0) {
+		errno = -fd;
+		die("blob map");
 	}
 	return fd;
 }
@@ -120,7 +96,7 @@ static int cmd_load(const char *sig_path)
 	attr.fd_array_cnt = 1;
 	attr.signature = (uintptr_t)sig;
 	attr.signature_size = sig_len;
-	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	fd = blob_sys_bpf(BPF_PROG_LOAD, &attr);
 	printf("errno=%d\n", fd < 0 ? -errno : 0);
 	return 0;
 }

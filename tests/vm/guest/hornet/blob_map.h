@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A single-element array map holding a signed blob, as a signed loader's
+ * fd_array[0] needs it. Shared by the test and benchmark programs that do
+ * not link libbpf.
+ */
+#ifndef HORNET_BLOB_MAP_H
+#define HORNET_BLOB_MAP_H
+
+#include <errno.h>
+#include <linux/bpf.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static inline long blob_sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+/*
+ * Create an array map with one SIZE-byte element holding VALUE, named NAME,
+ * frozen if FREEZE. Returns the map fd, or -errno of the step that failed.
+ */
+static inline int blob_map_create(const char *name, const void *value,
+				  uint32_t size, bool freeze)
+{
+	union bpf_attr attr;
+	uint32_t key = 0;
+	int fd, err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = sizeof(key);
+	attr.value_size = size;
+	attr.max_entries = 1;
+	strncpy(attr.map_name, name, sizeof(attr.map_name) - 1);
+	fd = blob_sys_bpf(BPF_MAP_CREATE, &attr);
+	if (fd < 0)
+		return -errno;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (uintptr_t)&key;
+	attr.value = (uintptr_t)value;
+	if (blob_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr))
+		goto fail;
+	if (freeze) {
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = fd;
+		if (blob_sys_bpf(BPF_MAP_FREEZE, &attr))
+			goto fail;
+	}
+	return fd;
+fail:
+	err = -errno;
+	close(fd);
+	return err;
+}
+
+#endif /* HORNET_BLOB_MAP_H */
