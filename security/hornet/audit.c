@@ -82,6 +82,29 @@ void hornet_audit_decision(const struct bpf_prog *prog,
 }
 
 /**
+ * hornet_audit_sealed_map - record an attempt to reach a sealed map
+ * @op: "map_get_fd" or "prog_bind_map"
+ * @map: the sealed map
+ * @mode: the mode the decision was made in
+ * @allowed: whether the attempt goes on (only outside enforce mode)
+ */
+void hornet_audit_sealed_map(const char *op, const struct bpf_map *map,
+			     enum hornet_mode mode, bool allowed)
+{
+	struct audit_buffer *ab;
+
+	ab = audit_log_start(audit_context(), GFP_KERNEL, AUDIT_HORNET_DECISION);
+	if (!ab)
+		return;
+	audit_log_format(ab, "op=%s map_id=%u map_name=", op, map->id);
+	audit_log_untrustedstring(ab, map->name);
+	audit_log_format(ab, " verdict=sealed mode=%s", hornet_mode_name(mode));
+	hornet_audit_task(ab);
+	audit_log_format(ab, " res=%d errno=%d", allowed, -EPERM);
+	audit_log_end(ab);
+}
+
+/**
  * hornet_audit_config - record a change, or a refused change, of policy
  * @op: "mode", "keyrings" or "lock"
  * @old: the value before

@@ -68,14 +68,16 @@ int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
 }
 
 /**
- * hornet_bpf_prog - check a verified program before its first fd exists
+ * hornet_bpf_prog - check a program's maps before an fd for it is made
  * @prog: the program, after the BPF verifier has bound its maps
  *
  * Return:
- * * %0		- the program is not a fresh verified load, or its maps are
- *		  the maps it was verified against, or Hornet is not enforcing
- * * %-EPERM	- in enforce mode, the program uses a map that was not part
- *		  of its signed payload, or misses one that was
+ * * %0		- the program uses no map sealed by another load and, if it
+ *		  is a fresh verified load, its maps are the maps it was
+ *		  verified against; or Hornet is not enforcing
+ * * %-EPERM	- in enforce mode, the program uses a map sealed by another
+ *		  load, or a map that was not part of its signed payload, or
+ *		  misses one that was
  */
 int hornet_bpf_prog(struct bpf_prog *prog)
 {
@@ -86,7 +88,7 @@ int hornet_bpf_prog(struct bpf_prog *prog)
 	};
 	bool allowed;
 
-	if (!hornet_seal_check(prog))
+	if (mode == HORNET_MODE_OFF || !hornet_seal_check(prog))
 		return 0;
 
 	allowed = mode != HORNET_MODE_ENFORCE;
@@ -96,6 +98,73 @@ int hornet_bpf_prog(struct bpf_prog *prog)
 		atomic64_inc(&hornet_counters.refused);
 	hornet_audit_decision(prog, &res, mode, allowed);
 	return allowed ? 0 : res.err;
+}
+
+/**
+ * hornet_sealed_map_access - decide on an attempt to reach a sealed map
+ * @op: what is attempted, for the audit record
+ * @map: the map
+ *
+ * Return: 0 if @map is not sealed or Hornet is not enforcing, else -EPERM.
+ */
+static int hornet_sealed_map_access(const char *op, const struct bpf_map *map)
+{
+	enum hornet_mode mode = READ_ONCE(hornet_policy.mode);
+	bool allowed = mode != HORNET_MODE_ENFORCE;
+
+	if (mode == HORNET_MODE_OFF || !hornet_map_is_sealed(map))
+		return 0;
+	hornet_audit_sealed_map(op, map, mode, allowed);
+	return allowed ? 0 : -EPERM;
+}
+
+/**
+ * hornet_bpf_map - refuse new fds for sealed maps
+ * @map: the map an fd is about to be created for
+ * @fmode: the fd's mode (unused: no access is allowed)
+ *
+ * Covers BPF_MAP_GET_FD_BY_ID and BPF_OBJ_GET; a map being created is
+ * never sealed yet.
+ *
+ * Return: 0, or -EPERM for a sealed map in enforce mode.
+ */
+int hornet_bpf_map(struct bpf_map *map, fmode_t fmode)
+{
+	return hornet_sealed_map_access("map_get_fd", map);
+}
+
+/**
+ * hornet_bpf - refuse to bind a sealed map to another program
+ * @cmd: the bpf() command
+ * @attr: its attributes
+ * @size: their size (unused)
+ * @kernel: whether the command comes from kernel context (unused)
+ *
+ * Return: 0, or -EPERM for BPF_PROG_BIND_MAP of a sealed map in enforce
+ * mode.
+ */
+int hornet_bpf(int cmd, union bpf_attr *attr, unsigned int size, bool kernel)
+{
+	struct bpf_map *map;
+	int err;
+
+	if (cmd != BPF_PROG_BIND_MAP)
+		return 0;
+	map = bpf_map_get(attr->prog_bind_map.map_fd);
+	if (IS_ERR(map))
+		return 0;	/* the BPF core reports the bad fd */
+	err = hornet_sealed_map_access("prog_bind_map", map);
+	bpf_map_put(map);
+	return err;
+}
+
+/**
+ * hornet_bpf_map_free - forget a map that is freed
+ * @map: the map
+ */
+void hornet_bpf_map_free(struct bpf_map *map)
+{
+	hornet_map_unseal(map);
 }
 
 /**

@@ -24,6 +24,9 @@ static struct security_hook_list hornet_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(bpf_prog_load, hornet_bpf_prog_load),
 	LSM_HOOK_INIT(bpf_prog, hornet_bpf_prog),
 	LSM_HOOK_INIT(bpf_prog_free, hornet_bpf_prog_free),
+	LSM_HOOK_INIT(bpf, hornet_bpf),
+	LSM_HOOK_INIT(bpf_map, hornet_bpf_map),
+	LSM_HOOK_INIT(bpf_map_free, hornet_bpf_map_free),
 };
 
 /**

@@ -144,6 +144,8 @@ void hornet_check_load(struct bpf_prog *prog, const union bpf_attr *attr,
 int hornet_seal_add(struct bpf_prog *prog, struct bpf_map **maps, u32 nr_maps);
 int hornet_seal_check(struct bpf_prog *prog);
 void hornet_seal_drop(struct bpf_prog *prog);
+bool hornet_map_is_sealed(const struct bpf_map *map);
+void hornet_map_unseal(struct bpf_map *map);
 
 /* audit.c */
 void hornet_audit_decision(const struct bpf_prog *prog,
@@ -151,11 +153,16 @@ void hornet_audit_decision(const struct bpf_prog *prog,
 			   enum hornet_mode mode, bool allowed);
 void hornet_audit_config(const char *op, const char *old, const char *new,
 			 int err);
+void hornet_audit_sealed_map(const char *op, const struct bpf_map *map,
+			     enum hornet_mode mode, bool allowed);
 
 /* hooks.c */
 int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
 			 struct bpf_token *token, bool kernel);
 int hornet_bpf_prog(struct bpf_prog *prog);
 void hornet_bpf_prog_free(struct bpf_prog *prog);
+int hornet_bpf(int cmd, union bpf_attr *attr, unsigned int size, bool kernel);
+int hornet_bpf_map(struct bpf_map *map, fmode_t fmode);
+void hornet_bpf_map_free(struct bpf_map *map);
 
 #endif /* _SECURITY_HORNET_H */

@@ -11,6 +11,11 @@
  * verifier) its used maps must be exactly those maps. Holding the
  * references means a hashed map cannot be freed and its memory reused for
  * another map in the meantime.
+ *
+ * A hashed map also stays sealed until it is freed: no new fd can be made
+ * for it (BPF_MAP_GET_FD_BY_ID, BPF_OBJ_GET), and no other program may use
+ * it, by reference or through BPF_PROG_BIND_MAP. It is frozen, so the
+ * syscall side cannot write it; this keeps other programs from writing it.
  */
 
 #include <linux/bpf.h>
@@ -31,6 +36,14 @@ struct hornet_seal {
 
 /* Verified programs that have no fd yet, indexed by their address. */
 static DEFINE_XARRAY(hornet_seals);
+
+/*
+ * Sealed maps, indexed by their address, each pointing to the program that
+ * was verified against it, or to HORNET_OWNER_GONE once that program is
+ * freed.
+ */
+static DEFINE_XARRAY(hornet_sealed_maps);
+#define HORNET_OWNER_GONE	xa_mk_value(0)
 
 /**
  * hornet_seal_put - drop a seal and its map references
@@ -70,6 +83,12 @@ int hornet_seal_add(struct bpf_prog *prog, struct bpf_map **maps, u32 nr_maps)
 	}
 	seal->nr_maps = nr_maps;
 	memcpy(seal->maps, maps, flex_array_size(seal, maps, nr_maps));
+	/* The first verified load of a map owns it; a later one will fail
+	 * its check, as a program that uses someone else's sealed map.
+	 */
+	for (i = 0; i < nr_maps; i++)
+		xa_cmpxchg(&hornet_sealed_maps, (unsigned long)maps[i], NULL,
+			   prog, GFP_KERNEL);
 	err = xa_err(xa_store(&hornet_seals, (unsigned long)prog, seal,
 			      GFP_KERNEL));
 	if (err)
@@ -99,14 +118,15 @@ static bool hornet_seal_holds(const struct hornet_seal *seal,
  * hornet_seal_check - compare a verified program's maps with its seal
  * @prog: a program whose fd is about to be created
  *
- * Only the first fd of a verified program finds a seal; the seal is
+ * Every program is checked for using a map sealed by another program.
+ * Only the first fd of a verified program finds its own seal, which is
  * consumed either way.
  *
  * Return:
- * * %0		- no seal, or every used map is a sealed map, every sealed
+ * * %0		- the program uses no map sealed by another program; and if
+ *		  it has a seal, every used map is a sealed map, every sealed
  *		  map is used, and each is still frozen
- * * %-EPERM	- the verifier bound a map that was not hashed, or left one
- *		  out
+ * * %-EPERM	- otherwise
  */
 int hornet_seal_check(struct bpf_prog *prog)
 {
@@ -116,10 +136,17 @@ int hornet_seal_check(struct bpf_prog *prog)
 	u32 i;
 
 	seal = xa_erase(&hornet_seals, (unsigned long)prog);
-	if (!seal)
-		return 0;
 
 	mutex_lock(&aux->used_maps_mutex);
+	for (i = 0; i < aux->used_map_cnt; i++) {
+		void *owner = xa_load(&hornet_sealed_maps,
+				      (unsigned long)aux->used_maps[i]);
+
+		if (owner && owner != prog)
+			err = -EPERM;
+	}
+	if (!seal)
+		goto out;
 	for (i = 0; i < aux->used_map_cnt; i++)
 		if (!hornet_seal_holds(seal, aux->used_maps[i]))
 			err = -EPERM;
@@ -132,6 +159,7 @@ int hornet_seal_check(struct bpf_prog *prog)
 		if (!used || !READ_ONCE(seal->maps[i]->frozen))
 			err = -EPERM;
 	}
+out:
 	mutex_unlock(&aux->used_maps_mutex);
 
 	hornet_seal_put(seal);
@@ -139,10 +167,41 @@ int hornet_seal_check(struct bpf_prog *prog)
 }
 
 /**
- * hornet_seal_drop - forget a program that goes away without an fd
+ * hornet_seal_drop - forget a program that is freed
  * @prog: the program being freed
+ *
+ * Its maps stay sealed, but no longer name it as their owner, so that a
+ * program later allocated at the same address cannot use them.
  */
 void hornet_seal_drop(struct bpf_prog *prog)
 {
+	unsigned long index;
+	void *owner;
+
 	hornet_seal_put(xa_erase(&hornet_seals, (unsigned long)prog));
+	xa_for_each(&hornet_sealed_maps, index, owner) {
+		if (owner == prog)
+			xa_cmpxchg(&hornet_sealed_maps, index, prog,
+				   HORNET_OWNER_GONE, GFP_KERNEL);
+	}
+}
+
+/**
+ * hornet_map_is_sealed - whether a map's contents were hashed by a load
+ * @map: the map
+ *
+ * Return: true from the verified load that hashed @map until @map is freed.
+ */
+bool hornet_map_is_sealed(const struct bpf_map *map)
+{
+	return xa_load(&hornet_sealed_maps, (unsigned long)map);
+}
+
+/**
+ * hornet_map_unseal - forget a map that is freed
+ * @map: the map
+ */
+void hornet_map_unseal(struct bpf_map *map)
+{
+	xa_erase(&hornet_sealed_maps, (unsigned long)map);
 }

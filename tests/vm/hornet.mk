@@ -10,6 +10,7 @@
 #   hornet_uapi_offsets  checks where the signature fields sit in the attr
 #   nocap                runs a command without CAP_MAC_ADMIN
 #   hornet_seal          loads a signed program that binds an unsigned map
+#   hornet_attack        tries to reach a signed loader's blob before its run
 # and signs the test payload with the keys of $(ROOT)/build/keys (made by
 # keys/mkkeys) into $(ROOT)/build/tests/hornet/*.p7s. The signatures, the
 # payload, the DER certificates and each certificate's subject key id are
@@ -41,7 +42,7 @@ endif
 endif
 
 PROGS := hornet_load audit_listen hornet_write hornet_keyctl hornet_uapi_offsets nocap \
-	hornet_seal
+	hornet_seal hornet_attack
 HEADERS := $(wildcard $(SRC)/*.h)
 
 # The test signatures, one per line: NAME := SIGNERS DIGEST OPTIONS, where
@@ -76,7 +77,8 @@ all: $(addprefix $(BIN)/,$(PROGS)) \
 	$(patsubst %,$(DATA)/%.p7s,$(SIGS)) \
 	$(patsubst %,$(DATA)/%.der,$(CERTS)) \
 	$(patsubst %,$(DATA)/%.skid,$(CERTS)) \
-	$(DATA)/payload.bin $(DATA)/seal-extra-map.p7s
+	$(DATA)/payload.bin $(DATA)/seal-extra-map.p7s \
+	$(DATA)/attack-loader.p7s $(DATA)/attack-writer.p7s $(DATA)/attack-dummy.p7s
 
 $(BIN) $(GEN) $(DATA):
 	mkdir -p $@
@@ -124,6 +126,15 @@ $(GEN)/seal-payload.bin: $(BIN)/hornet_seal | $(GEN)
 	$(BIN)/hornet_seal payload $@
 
 $(DATA)/seal-extra-map.p7s: $(GEN)/seal-payload.bin $(KEY_FILES) | $(DATA)
+	$(OPENSSL) cms -sign -binary -outform DER -in $< -out $@.tmp \
+		-md sha256 -nocerts -noattr -signer $(KEYS)/build.crt -inkey $(KEYS)/build.key
+	mv $@.tmp $@
+
+# hornet_attack's three programs, each signed by the build key.
+$(GEN)/attack-%.bin: $(BIN)/hornet_attack | $(GEN)
+	$(BIN)/hornet_attack payload-$* $@
+
+$(DATA)/attack-%.p7s: $(GEN)/attack-%.bin $(KEY_FILES) | $(DATA)
 	$(OPENSSL) cms -sign -binary -outform DER -in $< -out $@.tmp \
 		-md sha256 -nocerts -noattr -signer $(KEYS)/build.crt -inkey $(KEYS)/build.key
 	mv $@.tmp $@

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hornet_attack: try to reach a signed loader's blob map between the
+ * loader's BPF_PROG_LOAD and its BPF_PROG_RUN, the window in which a
+ * change to the blob would change what the verified loader does.
+ *
+ *   hornet_attack payload-loader OUT   the loader's payload, to sign
+ *   hornet_attack payload-writer OUT   the writer's payload, to sign
+ *   hornet_attack payload-dummy OUT    the bind target's payload, to sign
+ *   hornet_attack run LOADER_SIG WRITER_SIG DUMMY_SIG
+ *
+ * run loads the loader with its blob (signed when LOADER_SIG is not "-"),
+ * then tries, printing one line per step as NAME=0 or NAME=-ERRNO:
+ *   get_fd_by_id   BPF_MAP_GET_FD_BY_ID on the blob's id
+ *   writer         load a second program that writes the blob (signed
+ *                  when WRITER_SIG is not "-"), found at fd WRITER_FD
+ *   bind_map       BPF_PROG_BIND_MAP of the blob to a throwaway program
+ *                  (signed when DUMMY_SIG is not "-")
+ *   update         BPF_MAP_UPDATE_ELEM on the blob through the caller's fd
+ *   run            BPF_PROG_TEST_RUN of the loader
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "blob_map.h"
+
+#define WRITER_FD	201
+#define BLOB_SIZE	64
+
+static const struct bpf_insn loader_insns[] = {
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
+/* r1 = &blob[0] (map at fd WRITER_FD); *(u64 *)r1 = 0x41; return 0 */
+static const struct bpf_insn writer_insns[] = {
+	{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
+	  .src_reg = BPF_PSEUDO_MAP_VALUE, .imm = WRITER_FD },
+	{ 0 },
+	{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_1, .imm = 0x41 },
+	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
+static uint8_t blob[BLOB_SIZE] = "hornet attack test blob";
+
+static void die(const char *what)
+{
+	fprintf(stderr, "hornet_attack: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void write_file(const char *path, const void *a, size_t alen,
+		       const void *b, size_t blen)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f || fwrite(a, alen, 1, f) != 1 ||
+	    (blen && fwrite(b, blen, 1, f) != 1) || fclose(f))
+		die(path);
+}
+
+static size_t read_sig(const char *path, uint8_t *buf, size_t size)
+{
+	FILE *f;
+	size_t n;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	f = fopen(path, "rb");
+	if (!f)
+		die(path);
+	n = fread(buf, 1, size, f);
+	fclose(f);
+	return n;
+}
+
+static int load(const char *name, const struct bpf_insn *insns, size_t cnt,
+		int *fd_array, uint32_t fd_cnt, const uint8_t *sig,
+		size_t sig_len)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
+	attr.insns = (uintptr_t)insns;
+	attr.insn_cnt = cnt;
+	attr.license = (uintptr_t)"GPL";
+	attr.prog_flags = BPF_F_SLEEPABLE;
+	strncpy(attr.prog_name, name, sizeof(attr.prog_name) - 1);
+	attr.fd_array = (uintptr_t)fd_array;
+	attr.fd_array_cnt = fd_cnt;
+	if (sig_len) {
+		attr.signature = (uintptr_t)sig;
+		attr.signature_size = sig_len;
+	}
+	fd = blob_sys_bpf(BPF_PROG_LOAD, &attr);
+	return fd < 0 ? -errno : fd;
+}
+
+static void report(const char *step, int ret)
+{
+	printf("%s=%d\n", step, ret < 0 ? ret : 0);
+}
+
+static int cmd_run(const char *loader_sig_path, const char *writer_sig_path,
+		   const char *dummy_sig_path)
+{
+	static uint8_t loader_sig[65536], writer_sig[65536], dummy_sig[65536];
+	size_t loader_sig_len, writer_sig_len, dummy_sig_len;
+	struct bpf_map_info info;
+	union bpf_attr attr;
+	int blob_fd, loader_fd, fd, dummy_fd;
+	uint32_t key = 0;
+
+	loader_sig_len = read_sig(loader_sig_path, loader_sig, sizeof(loader_sig));
+	writer_sig_len = read_sig(writer_sig_path, writer_sig, sizeof(writer_sig));
+	dummy_sig_len = read_sig(dummy_sig_path, dummy_sig, sizeof(dummy_sig));
+
+	blob_fd = blob_map_create("attack_blob", blob, BLOB_SIZE, true);
+	if (blob_fd < 0) {
+		errno = -blob_fd;
+		die("blob map");
+	}
+	loader_fd = load("h_atk_loader", loader_insns, 2, &blob_fd, 1,
+			 loader_sig, loader_sig_len);
+	report("loader", loader_fd);
+	if (loader_fd < 0)
+		return 0;
+
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = blob_fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (uintptr_t)&info;
+	if (blob_sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+		die("BPF_OBJ_GET_INFO_BY_FD");
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_id = info.id;
+	fd = blob_sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
+	report("get_fd_by_id", fd < 0 ? -errno : fd);
+
+	if (dup2(blob_fd, WRITER_FD) != WRITER_FD)
+		die("dup2");
+	fd = load("h_atk_writer", writer_insns, 5, NULL, 0, writer_sig,
+		  writer_sig_len);
+	report("writer", fd);
+
+	dummy_fd = load("h_atk_dummy", loader_insns, 2, NULL, 0, dummy_sig,
+			dummy_sig_len);
+	if (dummy_fd >= 0) {
+		memset(&attr, 0, sizeof(attr));
+		attr.prog_bind_map.prog_fd = dummy_fd;
+		attr.prog_bind_map.map_fd = blob_fd;
+		fd = blob_sys_bpf(BPF_PROG_BIND_MAP, &attr);
+		report("bind_map", fd < 0 ? -errno : 0);
+	} else {
+		report("bind_map_setup", dummy_fd);
+	}
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = blob_fd;
+	attr.key = (uintptr_t)&key;
+	attr.value = (uintptr_t)blob;
+	fd = blob_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr);
+	report("update", fd < 0 ? -errno : 0);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.test.prog_fd = loader_fd;
+	fd = blob_sys_bpf(BPF_PROG_TEST_RUN, &attr);
+	report("run", fd < 0 ? -errno : (int)attr.test.retval);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "payload-loader")) {
+		write_file(argv[2], loader_insns, sizeof(loader_insns), blob,
+			   BLOB_SIZE);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "payload-writer")) {
+		write_file(argv[2], writer_insns, sizeof(writer_insns), NULL, 0);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "payload-dummy")) {
+		write_file(argv[2], loader_insns, sizeof(loader_insns), NULL, 0);
+		return 0;
+	}
+	if (argc == 5 && !strcmp(argv[1], "run"))
+		return cmd_run(argv[2], argv[3], argv[4]);
+	fprintf(stderr, "usage: hornet_attack payload-loader|payload-writer|payload-dummy OUT\n"
+			"       hornet_attack run LOADER_SIG|- WRITER_SIG|- DUMMY_SIG|-\n");
+	return 2;
+}

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * lskel_probe: load one variant of the lskel_probe light skeleton the way
+ * an application does, and report what the kernel made of it.
+ *
+ *   lskel_probe-VARIANT [--override-rodata V]
+ *
+ * The variant is chosen at build time: LSKEL_PROBE_HEADER names the
+ * generated (and possibly signed) header to include. --override-rodata
+ * writes V into skel->rodata->magic between open and load, through the
+ * documented light skeleton API.
+ *
+ * Output, one NAME=VALUE a line:
+ *   pid=N comm=NAME      the task that loads, as Hornet's audit record names it
+ *   load=0|load=-ERRNO   what lskel_probe__load() returned
+ * and when it loaded:
+ *   ret=0xN              what the program returned: its .rodata magic
+ *   rodata=0xN           magic as userspace reads it from the loaded map
+ *   runs=N               the .bss counter after that one run
+ *   ret_after_write=0xN  after userspace wrote 100 into the counter, a run
+ *   runs_after_write=N   and the counter again (101: the program saw 100)
+ *
+ * Exit status 0 whatever the load did (the case judges that), 1 when
+ * something else failed, 2 on bad usage.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/bpf.h>
+
+#include "lskel_probe.h"
+
+#ifndef LSKEL_PROBE_HEADER
+#error "LSKEL_PROBE_HEADER must name the light skeleton header to test"
+#endif
+#include LSKEL_PROBE_HEADER
+
+#define BSS_WRITE	100
+
+static void die(const char *fmt, const char *arg, int err)
+{
+	fprintf(stderr, "lskel_probe: ");
+	fprintf(stderr, fmt, arg);
+	if (err)
+		fprintf(stderr, ": %s", strerror(err));
+	fputc('\n', stderr);
+	exit(EXIT_FAILURE);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: lskel_probe-VARIANT [--override-rodata VALUE]\n"
+		   "built from %s\n", LSKEL_PROBE_HEADER);
+}
+
+/* Run the syscall program once, without a ctx; its return value. */
+static __u32 run_once(int prog_fd)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.test.prog_fd = prog_fd;
+	if (syscall(__NR_bpf, BPF_PROG_TEST_RUN, &attr, sizeof(attr)) < 0)
+		die("%s of the probe program", "BPF_PROG_TEST_RUN", errno);
+	return attr.test.retval;
+}
+
+static void print_comm(void)
+{
+	char comm[64] = "";
+	FILE *f = fopen("/proc/self/comm", "r");
+
+	if (!f || !fgets(comm, sizeof(comm), f))
+		die("cannot read %s", "/proc/self/comm", errno);
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	printf("comm=%s\n", comm);
+}
+
+int main(int argc, char **argv)
+{
+	struct lskel_probe *skel;
+	unsigned long override = 0;
+	int have_override = 0;
+	__u32 ret;
+	char *end;
+	int err;
+
+	if (argc == 2 && !strcmp(argv[1], "--help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc == 3 && !strcmp(argv[1], "--override-rodata")) {
+		errno = 0;
+		override = strtoul(argv[2], &end, 0);
+		if (errno || end == argv[2] || *end || override > 0xffffffffUL) {
+			fprintf(stderr, "lskel_probe: bad value '%s'\n", argv[2]);
+			return 2;
+		}
+		have_override = 1;
+	} else if (argc != 1) {
+		usage(stderr);
+		return 2;
+	}
+
+	printf("pid=%d\n", (int)getpid());
+	print_comm();
+
+	skel = lskel_probe__open();
+	if (!skel)
+		die("%s failed", "lskel_probe__open()", errno);
+	if (skel->rodata->magic != LSKEL_PROBE_MAGIC)
+		die("%s does not hold the compiled-in magic before load",
+		    "skel->rodata", 0);
+	if (have_override) {
+		skel->rodata->magic = (__u32)override;
+		printf("override=0x%lx\n", override);
+	}
+	fflush(stdout);
+
+	err = lskel_probe__load(skel);
+	printf("load=%d\n", err);
+	if (err) {
+		lskel_probe__destroy(skel);
+		return 0;
+	}
+
+	ret = run_once(skel->progs.probe.prog_fd);
+	printf("ret=0x%x\n", ret);
+	printf("rodata=0x%x\n", skel->rodata->magic);
+	printf("runs=%u\n", skel->bss->runs);
+
+	skel->bss->runs = BSS_WRITE;
+	ret = run_once(skel->progs.probe.prog_fd);
+	printf("ret_after_write=0x%x\n", ret);
+	printf("runs_after_write=%u\n", skel->bss->runs);
+
+	lskel_probe__destroy(skel);
+	return 0;
+}

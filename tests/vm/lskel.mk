@@ -1,0 +1,162 @@
+# The signed light skeleton tests' programs: make -f tests/vm/lskel.mk ROOT=<repo>
+#
+# tests/vm/progs/lskel_probe.bpf.c becomes one light skeleton header per
+# variant under build/tests/lskel/, each signed (or not, or tampered with)
+# here at build time, and one static program per header,
+# build/tests/bin/lskel_probe-VARIANT, built from the same
+# tests/vm/guest/lskel/lskel_probe.c. The cases tests/vm/cases/lskel_*.sh
+# run them in the VM. The variants:
+#
+#   plain          bpftool gen skeleton -L: upstream's loader, unsigned
+#   unsigned       bpftool gen skeleton -S, its signature block left empty
+#   build          -S, signed by the build key (builtin keyring)
+#   stranger       -S, signed by the stranger key (trusted by nothing)
+#   team           -S, signed by the team key, no certificates, keyring 1
+#   revoked        -S, signed by the revoked key (on the blacklist)
+#   build+team     -S, signed by build, then --add-signer team, keyring 1
+#   stranger+team  -S, signed by stranger, then --add-signer team, keyring 1
+#   tampered       -S, signed by build, then one byte of opts_data changed
+#
+# Needs what `make kernel` and `make -C tools/lskel-sign` build; a change to
+# the BPF program, bpftool, lskel-sign, skel_internal.h or the keys rebuilds
+# what depends on it.
+
+ifeq ($(ROOT),)
+$(error ROOT is not set; run make -f tests/vm/lskel.mk ROOT=<repo root>)
+endif
+
+B	:= $(ROOT)/build
+SRC	:= $(ROOT)/tests/vm
+OUT	:= $(B)/tests/lskel
+BIN	:= $(B)/tests/bin
+KEYS	:= $(B)/keys
+UAPI	:= $(B)/kbuild/usr/include
+LIBBPF	:= $(B)/libbpf
+BPFTOOL	:= $(B)/bpftool/bpftool
+LSKEL_SIGN ?= $(B)/lskel-sign/lskel-sign
+TAMPER	:= $(SRC)/guest/lskel/lskel_tamper
+MK	:= $(SRC)/lskel.mk
+
+CLANG	?= clang-19
+CC	:= gcc
+
+# As in tests.mk: the patched UAPI first; libbpf's headers and the
+# generated skeletons through -isystem, so that their warnings stay out of
+# our -Werror; -MD so that the .d files list them too.
+BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror \
+	-I$(UAPI) -I$(SRC)/progs -isystem $(LIBBPF)/include
+CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
+	-I$(UAPI) -I$(SRC)/progs -isystem $(LIBBPF)/include -isystem $(OUT)
+LDFLAGS := -static
+
+# The .rodata value the program is compiled with; the tampered variant
+# changes its first byte inside the signed blob.
+MAGIC := $(shell sed -n 's/^\#define[[:space:]]*LSKEL_PROBE_MAGIC[[:space:]]*//p' $(SRC)/progs/lskel_probe.h)
+ifeq ($(MAGIC),)
+$(error no LSKEL_PROBE_MAGIC in $(SRC)/progs/lskel_probe.h)
+endif
+
+# Signed variants: who signs, in order (the first with --key, each later
+# one with --add-signer), and the keyring id, given on the last signing.
+SIGNERS.build		:= build
+SIGNERS.stranger	:= stranger
+SIGNERS.team		:= team
+SIGNERS.revoked		:= revoked
+SIGNERS.build+team	:= build team
+SIGNERS.stranger+team	:= stranger team
+SIGNERS.tampered	:= build
+KEYRING.team		:= 1
+KEYRING.build+team	:= 1
+KEYRING.stranger+team	:= 1
+TAMPERED.tampered	:= yes
+
+SIGNED	 := $(patsubst SIGNERS.%,%,$(filter SIGNERS.%,$(.VARIABLES)))
+VARIANTS := plain unsigned $(SIGNED)
+SIGNER_KEYS := $(sort $(foreach v,$(SIGNED),$(SIGNERS.$(v))))
+KEY_FILES := $(KEYS)/build.pem \
+	$(foreach k,$(SIGNER_KEYS),$(KEYS)/$(k).key $(KEYS)/$(k).crt)
+
+# The build key from its one PEM file (key and certificate), as the docs
+# show; the others from a key and a certificate file.
+signer_opts = $(if $(filter build,$(1)),--key $(KEYS)/build.pem,--key $(KEYS)/$(1).key --cert $(KEYS)/$(1).crt)
+keyring_opt = $(if $(KEYRING.$(1)),--keyring-id $(KEYRING.$(1)))
+first_opts = $(call signer_opts,$(firstword $(SIGNERS.$(1)))) \
+	$(if $(word 2,$(SIGNERS.$(1))),,$(call keyring_opt,$(1)))
+later_signers = $(wordlist 2,$(words $(SIGNERS.$(1))),$(SIGNERS.$(1)))
+
+all: $(addprefix $(BIN)/lskel_probe-,$(VARIANTS))
+
+KDEPS := $(UAPI)/linux/bpf.h $(LIBBPF)/include/bpf/bpf_helpers.h \
+	$(LIBBPF)/include/bpf/skel_internal.h
+
+$(OUT)/lskel_probe.bpf.o: $(SRC)/progs/lskel_probe.bpf.c $(MK) | $(OUT) $(KDEPS)
+	$(CLANG) $(BPF_CFLAGS) -MD -MP -c $< -o $@
+
+# Upstream's loader: it copies .rodata from the skeleton's memory.
+$(OUT)/lskel_probe-plain.lskel.h: $(OUT)/lskel_probe.bpf.o $(BPFTOOL) $(MK)
+	$(BPFTOOL) gen skeleton -L $< name lskel_probe >$@.tmp
+	! grep -q 'lskel-sign: begin' $@.tmp
+	mv $@.tmp $@
+
+# The loader meant to be signed, with its signature block still empty.
+$(OUT)/lskel_probe-unsigned.lskel.h: $(OUT)/lskel_probe.bpf.o $(BPFTOOL) $(MK)
+	$(BPFTOOL) gen skeleton -S $< name lskel_probe >$@.tmp
+	grep -q 'lskel-sign: begin' $@.tmp
+	mv $@.tmp $@
+
+# A signed variant: sign a copy of the -S header, check that it carries
+# the keyring id asked for and that it verifies offline for each signer,
+# and only then put it in place. The tampered one must stop verifying,
+# and differ from the signed header in one byte of the payload only.
+$(OUT)/lskel_probe-%.lskel.h: $(OUT)/lskel_probe-unsigned.lskel.h $(LSKEL_SIGN) $(KEY_FILES) \
+		$(TAMPER) $(MK)
+	@test -n '$(SIGNERS.$*)' || { echo 'lskel.mk: no variant "$*"' >&2; exit 1; }
+	cp $< $@.tmp
+	$(LSKEL_SIGN) $(call first_opts,$*) $@.tmp
+	$(foreach s,$(call later_signers,$*),$(LSKEL_SIGN) --add-signer $(call signer_opts,$(s)) \
+		$(call keyring_opt,$*) $@.tmp && ) true
+	grep -Eq '^[[:space:]]*opts\.keyring_id = $(or $(KEYRING.$*),0);$$' $@.tmp
+	for s in $(SIGNERS.$*); do \
+		$(LSKEL_SIGN) --verify --cert $(KEYS)/$$s.crt $@.tmp >/dev/null || exit 1; \
+	done
+	$(if $(TAMPERED.$*),$(call tamper,$@.tmp))
+	mv $@.tmp $@
+
+# tamper FILE: change FILE's blob, and check the change.
+define tamper
+mv $(1) $(1).signed; \
+	$(TAMPER) $(MAGIC) $(1).signed $(1) && \
+	! $(LSKEL_SIGN) --verify --cert $(KEYS)/build.crt $(1) >/dev/null 2>&1 && \
+	$(LSKEL_SIGN) --extract-payload $(1).p0 --detach $(1).s0 $(1).signed && \
+	$(LSKEL_SIGN) --extract-payload $(1).p1 --detach $(1).s1 $(1) && \
+	test "$$(cmp -l $(1).p0 $(1).p1 | wc -l)" = 1 && \
+	cmp -s $(1).s0 $(1).s1 && \
+	test "$$(cmp -l $(1).signed $(1) | wc -l)" = 1; \
+	rc=$$?; rm -f $(1).signed $(1).p0 $(1).p1 $(1).s0 $(1).s1; \
+	[ $$rc = 0 ] || { echo "lskel.mk: tampering with $(1) went wrong" >&2; exit 1; }
+endef
+
+$(OUT)/lskel_probe-%.o: $(SRC)/guest/lskel/lskel_probe.c $(OUT)/lskel_probe-%.lskel.h $(MK) \
+		| $(KDEPS)
+	$(CC) $(CFLAGS) -DLSKEL_PROBE_HEADER='"lskel_probe-$*.lskel.h"' -MD -MP -c $< -o $@
+
+$(BIN)/lskel_probe-%: $(OUT)/lskel_probe-%.o | $(BIN)
+	$(CC) $(LDFLAGS) -o $@ $<
+
+$(OUT) $(BIN):
+	mkdir -p $@
+
+# What other steps build; say which, rather than fail obscurely.
+$(BPFTOOL) $(KDEPS):
+	@echo "lskel.mk: $@ is missing; run 'make kernel' first" >&2; exit 1
+$(LSKEL_SIGN):
+	@echo "lskel.mk: $@ is missing; run 'make -C tools/lskel-sign O=$(B)/lskel-sign' first" >&2; exit 1
+$(KEY_FILES):
+	@echo "lskel.mk: $@ is missing; run 'make keys' first" >&2; exit 1
+
+.DELETE_ON_ERROR:
+.SECONDARY: $(OUT)/lskel_probe.bpf.o $(VARIANTS:%=$(OUT)/lskel_probe-%.lskel.h) \
+	$(VARIANTS:%=$(OUT)/lskel_probe-%.o)
+.PHONY: all
+
+-include $(wildcard $(OUT)/*.d)
