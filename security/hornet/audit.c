@@ -98,9 +98,11 @@ void hornet_audit_sealed_map(const char *op, const struct bpf_map *map,
 		return;
 	audit_log_format(ab, "op=%s map_id=%u map_name=", op, map->id);
 	audit_log_untrustedstring(ab, map->name);
-	audit_log_format(ab, " verdict=sealed mode=%s", hornet_mode_name(mode));
+	audit_log_format(ab, " verdict=%s mode=%s",
+			 hornet_verdict_name(HORNET_SEALED), hornet_mode_name(mode));
 	hornet_audit_task(ab);
-	audit_log_format(ab, " res=%d errno=%d", allowed, -EPERM);
+	audit_log_format(ab, " res=%d errno=%d", allowed,
+			 hornet_verdict_errno(HORNET_SEALED));
 	audit_log_end(ab);
 }
 

@@ -115,7 +115,7 @@ static int hornet_sealed_map_access(const char *op, const struct bpf_map *map)
 	if (mode == HORNET_MODE_OFF || !hornet_map_is_sealed(map))
 		return 0;
 	hornet_audit_sealed_map(op, map, mode, allowed);
-	return allowed ? 0 : -EPERM;
+	return allowed ? 0 : hornet_verdict_errno(HORNET_SEALED);
 }
 
 /**

@@ -38,6 +38,7 @@ enum hornet_mode {
  * @HORNET_FAULT: the signature or fd_array could not be read
  * @HORNET_BADKEYRING: keyring_id does not name a keyring
  * @HORNET_KEYRING_DENIED: the keyring is not one the policy accepts
+ * @HORNET_SEALED: an attempt to reach a map sealed by a verified load
  * @HORNET_KERNEL: a load from kernel context (bpf_sys_bpf())
  * @HORNET_ERROR: verification could not be completed (e.g. -ENOMEM)
  * @HORNET_VERDICT_MAX: number of verdicts
@@ -53,6 +54,7 @@ enum hornet_verdict {
 	HORNET_FAULT,
 	HORNET_BADKEYRING,
 	HORNET_KEYRING_DENIED,
+	HORNET_SEALED,
 	HORNET_KERNEL,
 	HORNET_ERROR,
 	HORNET_VERDICT_MAX
