@@ -85,7 +85,7 @@ EOH
 check "$tmp/escapes.lskel.h" escapes
 
 cat >"$tmp/inline.lskel.h" <<'EOH'
-/* bpftool before 5.18: literals inline, sizes as numbers. */
+/* Older bpftool: literals inline, sizes as numbers. */
 #include <bpf/skel_internal.h>
 
 struct inline_form {

@@ -37,6 +37,10 @@ LSKEL_SIGN ?= $(B)/lskel-sign/lskel-sign
 TAMPER	:= $(SRC)/guest/lskel/lskel_tamper
 MK	:= $(SRC)/lskel.mk
 
+# Only the rules below: no built-in rule may chain its way to a .d file.
+MAKEFLAGS += --no-builtin-rules
+.SUFFIXES:
+
 CLANG	?= clang-19
 CC	:= gcc
 
@@ -57,7 +61,8 @@ $(error no LSKEL_PROBE_MAGIC in $(SRC)/progs/lskel_probe.h)
 endif
 
 # Signed variants: who signs, in order (the first with --key, each later
-# one with --add-signer), and the keyring id, given on the last signing.
+# one with --add-signer), and the keyring id (given with every --add-signer,
+# or with --key when there is one signer).
 SIGNERS.build		:= build
 SIGNERS.stranger	:= stranger
 SIGNERS.team		:= team
@@ -89,17 +94,24 @@ all: $(addprefix $(BIN)/lskel_probe-,$(VARIANTS))
 KDEPS := $(UAPI)/linux/bpf.h $(LIBBPF)/include/bpf/bpf_helpers.h \
 	$(LIBBPF)/include/bpf/skel_internal.h
 
-$(OUT)/lskel_probe.bpf.o: $(SRC)/progs/lskel_probe.bpf.c $(MK) | $(OUT) $(KDEPS)
+# The tools and flags that made the outputs: building with another
+# lskel-sign, bpftool or compiler (LSKEL_SIGN=... on the command line, say)
+# rebuilds everything, and building with the usual ones again does too.
+TOOLS := $(CLANG) $(BPF_CFLAGS) | $(BPFTOOL) | $(LSKEL_SIGN) | $(CC) $(CFLAGS) $(LDFLAGS)
+$(OUT)/tools: FORCE | $(OUT)
+	@echo '$(TOOLS)' | cmp -s - $@ || echo '$(TOOLS)' >$@
+
+$(OUT)/lskel_probe.bpf.o: $(SRC)/progs/lskel_probe.bpf.c $(MK) $(OUT)/tools | $(KDEPS)
 	$(CLANG) $(BPF_CFLAGS) -MD -MP -c $< -o $@
 
 # Upstream's loader: it copies .rodata from the skeleton's memory.
-$(OUT)/lskel_probe-plain.lskel.h: $(OUT)/lskel_probe.bpf.o $(BPFTOOL) $(MK)
+$(OUT)/lskel_probe-plain.lskel.h: $(OUT)/lskel_probe.bpf.o $(BPFTOOL) $(MK) $(OUT)/tools
 	$(BPFTOOL) gen skeleton -L $< name lskel_probe >$@.tmp
 	! grep -q 'lskel-sign: begin' $@.tmp
 	mv $@.tmp $@
 
 # The loader meant to be signed, with its signature block still empty.
-$(OUT)/lskel_probe-unsigned.lskel.h: $(OUT)/lskel_probe.bpf.o $(BPFTOOL) $(MK)
+$(OUT)/lskel_probe-unsigned.lskel.h: $(OUT)/lskel_probe.bpf.o $(BPFTOOL) $(MK) $(OUT)/tools
 	$(BPFTOOL) gen skeleton -S $< name lskel_probe >$@.tmp
 	grep -q 'lskel-sign: begin' $@.tmp
 	mv $@.tmp $@
@@ -108,13 +120,14 @@ $(OUT)/lskel_probe-unsigned.lskel.h: $(OUT)/lskel_probe.bpf.o $(BPFTOOL) $(MK)
 # the keyring id asked for and that it verifies offline for each signer,
 # and only then put it in place. The tampered one must stop verifying,
 # and differ from the signed header in one byte of the payload only.
-$(OUT)/lskel_probe-%.lskel.h: $(OUT)/lskel_probe-unsigned.lskel.h $(LSKEL_SIGN) $(KEY_FILES) \
-		$(TAMPER) $(MK)
-	@test -n '$(SIGNERS.$*)' || { echo 'lskel.mk: no variant "$*"' >&2; exit 1; }
+$(SIGNED:%=$(OUT)/lskel_probe-%.lskel.h): $(OUT)/lskel_probe-%.lskel.h: \
+		$(OUT)/lskel_probe-unsigned.lskel.h $(LSKEL_SIGN) $(KEY_FILES) $(TAMPER) $(MK) \
+		$(OUT)/tools
+	rm -f $@
 	cp $< $@.tmp
 	$(LSKEL_SIGN) $(call first_opts,$*) $@.tmp
-	$(foreach s,$(call later_signers,$*),$(LSKEL_SIGN) --add-signer $(call signer_opts,$(s)) \
-		$(call keyring_opt,$*) $@.tmp && ) true
+	$(if $(call later_signers,$*),$(foreach s,$(call later_signers,$*),$(LSKEL_SIGN) \
+		--add-signer $(call signer_opts,$(s)) $(call keyring_opt,$*) $@.tmp && ) true)
 	grep -Eq '^[[:space:]]*opts\.keyring_id = $(or $(KEYRING.$*),0);$$' $@.tmp
 	for s in $(SIGNERS.$*); do \
 		$(LSKEL_SIGN) --verify --cert $(KEYS)/$$s.crt $@.tmp >/dev/null || exit 1; \
@@ -136,11 +149,12 @@ mv $(1) $(1).signed; \
 	[ $$rc = 0 ] || { echo "lskel.mk: tampering with $(1) went wrong" >&2; exit 1; }
 endef
 
-$(OUT)/lskel_probe-%.o: $(SRC)/guest/lskel/lskel_probe.c $(OUT)/lskel_probe-%.lskel.h $(MK) \
+$(VARIANTS:%=$(OUT)/lskel_probe-%.o): $(OUT)/lskel_probe-%.o: \
+		$(SRC)/guest/lskel/lskel_probe.c $(OUT)/lskel_probe-%.lskel.h $(MK) $(OUT)/tools \
 		| $(KDEPS)
 	$(CC) $(CFLAGS) -DLSKEL_PROBE_HEADER='"lskel_probe-$*.lskel.h"' -MD -MP -c $< -o $@
 
-$(BIN)/lskel_probe-%: $(OUT)/lskel_probe-%.o | $(BIN)
+$(VARIANTS:%=$(BIN)/lskel_probe-%): $(BIN)/lskel_probe-%: $(OUT)/lskel_probe-%.o | $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $<
 
 $(OUT) $(BIN):
@@ -154,9 +168,11 @@ $(LSKEL_SIGN):
 $(KEY_FILES):
 	@echo "lskel.mk: $@ is missing; run 'make keys' first" >&2; exit 1
 
+# The compilers write these; nothing here makes them.
+$(OUT)/%.d: ;
+
 .DELETE_ON_ERROR:
-.SECONDARY: $(OUT)/lskel_probe.bpf.o $(VARIANTS:%=$(OUT)/lskel_probe-%.lskel.h) \
-	$(VARIANTS:%=$(OUT)/lskel_probe-%.o)
-.PHONY: all
+.PHONY: all FORCE
+FORCE:
 
 -include $(wildcard $(OUT)/*.d)

@@ -106,6 +106,8 @@ static void usage(FILE *f)
 "Exit status: 0 on success, 1 on failure, 2 on a command-line error.\n");
 }
 
+static int misuse(const char *fmt, ...) LSKEL_PRINTF(1, 2);
+
 static int misuse(const char *fmt, ...)
 {
 	va_list ap;
@@ -400,18 +402,17 @@ int main(int argc, char **argv)
 {
 	struct lskel_err e = { { 0 } };
 	struct lskel_header h;
-	unsigned char *text = NULL;
-	size_t len;
+	struct lskel_file f;
 	struct args a;
 	int r;
 
 	r = parse_args(argc, argv, &a);
 	if (r >= 0)
 		return r;
-	if (lskel_read_file(a.header, LSKEL_MAX_HEADER_SIZE, &text, &len, &e))
+	if (lskel_open_file(a.header, LSKEL_MAX_HEADER_SIZE, &f, &e))
 		return failure(a.header, NULL, &e);
-	if (lskel_parse(text, len, &h, &e)) {
-		free(text);
+	if (lskel_parse(f.p, f.len, &h, &e)) {
+		lskel_close_file(&f);
 		return failure(a.header, NULL, &e);
 	}
 	if (a.verify)
@@ -423,7 +424,7 @@ int main(int argc, char **argv)
 	else
 		r = do_extract(&a, &h);
 	lskel_header_release(&h);
-	free(text);
+	lskel_close_file(&f);
 	if (fflush(stdout) && r == EXIT_OK) {
 		fprintf(stderr, PROG ": cannot write to standard output: %s\n",
 			strerror(errno));

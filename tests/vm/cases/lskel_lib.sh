@@ -19,7 +19,7 @@ LSKEL_OVERRIDE=0x9999
 # The program's .bss counter after one run, and after userspace wrote 100
 # into it and ran it once more.
 LSKEL_RUNS=1
-LSKEL_RUNS_AFTER_WRITE=102
+LSKEL_RUNS_AFTER_WRITE=101
 
 # Every light skeleton's loader has this name (skel_internal.h).
 LSKEL_LOADER=__loader.prog

@@ -4,4 +4,4 @@
 . "$(dirname "$0")/lskel_lib.sh"
 hornet_begin
 
-expect_refused revoked $EKEYREJECTED unknownkey keyring=builtin
+expect_refused revoked "$EKEYREJECTED" badsig keyring=builtin

@@ -7,4 +7,4 @@
 hornet_begin
 
 expect_loads build builtin build --override-rodata "$LSKEL_OVERRIDE"
-check_ran "$LSKEL_OVERRIDE"
+expect_out override "$LSKEL_OVERRIDE"

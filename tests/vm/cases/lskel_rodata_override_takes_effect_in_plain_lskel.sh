@@ -9,8 +9,8 @@ set_mode audit
 
 probe plain
 check_ran "$LSKEL_MAGIC"
-expect_loader_audit verdict=unsigned signer=? mode=audit res=1 errno=-$EPERM
+expect_loader_audit verdict=unsigned "signer=?" mode=audit res=1 errno=-"$EPERM"
 
 probe plain --override-rodata "$LSKEL_OVERRIDE"
-check_ran "$LSKEL_MAGIC"
-expect_loader_audit verdict=unsigned signer=? mode=audit res=1 errno=-$EPERM
+check_ran "$LSKEL_OVERRIDE"
+expect_loader_audit verdict=unsigned "signer=?" mode=audit res=1 errno=-"$EPERM"

@@ -9,7 +9,7 @@
 hornet_begin
 
 expect_loads build+team secondary build
-expect_loads stranger+team secondary team
+expect_refused stranger+team "$ENOKEY" unknownkey "signer=?" keyring=secondary
 
 add_team_key
 

@@ -7,4 +7,4 @@
 . "$(dirname "$0")/lskel_lib.sh"
 hornet_begin
 
-expect_loads build builtin team
+expect_loads build builtin build

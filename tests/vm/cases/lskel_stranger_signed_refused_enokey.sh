@@ -4,4 +4,4 @@
 . "$(dirname "$0")/lskel_lib.sh"
 hornet_begin
 
-expect_refused stranger $ENOKEY unknownkey signer=? keyring=secondary
+expect_refused stranger "$ENOKEY" unknownkey "signer=?" keyring=builtin

@@ -7,10 +7,10 @@
 . "$(dirname "$0")/lskel_lib.sh"
 hornet_begin
 
-expect_refused tampered $EKEYREJECTED badsig keyring=builtin
+expect_refused tampered "$EKEYREJECTED" badsig keyring=builtin
 
 set_mode audit
 probe tampered
 # 0x600dcafe with its lowest byte's low bit flipped (tests/vm/lskel.mk).
-check_ran 0x600dcafe
-expect_loader_audit verdict=badsig keyring=builtin mode=audit res=1 errno=-$EKEYREJECTED
+check_ran 0x600dcaff
+expect_loader_audit verdict=badsig keyring=builtin mode=audit res=1 errno=-"$EKEYREJECTED"

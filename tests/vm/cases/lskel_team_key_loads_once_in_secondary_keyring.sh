@@ -6,8 +6,8 @@
 . "$(dirname "$0")/lskel_lib.sh"
 hornet_begin
 
-expect_refused team $ENOKEY unknownkey signer=? keyring=secondary
+expect_refused team "$ENOKEY" unknownkey "signer=?" keyring=secondary
 
-: add_team_key
+add_team_key
 
 expect_loads team secondary team

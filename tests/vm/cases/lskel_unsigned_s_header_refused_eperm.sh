@@ -4,4 +4,4 @@
 . "$(dirname "$0")/lskel_lib.sh"
 hornet_begin
 
-expect_refused unsigned $EBADMSG unsigned signer=? keyring=builtin
+expect_refused unsigned "$EPERM" unsigned "signer=?" keyring=builtin

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -77,23 +78,31 @@ char *lskel_render_block(const char *indent, const unsigned char *sig,
 	struct out o = { 0 };
 	char num[32];
 
+	/*
+	 * A block of its own, so that opts_sig[] is declared at the start of
+	 * one and -Wdeclaration-after-statement has nothing to say.
+	 */
 	out_str(&o, indent);
 	out_str(&o, LSKEL_MARK_BEGIN "\n");
 	out_str(&o, indent);
-	out_str(&o, "/* PKCS#7 signature of the loader's insns || data; see lskel-sign(1). */\n");
+	out_str(&o, "{\n");
 	out_str(&o, indent);
-	out_str(&o, "static const char opts_sig[] __attribute__((__aligned__(8))) = ");
+	out_str(&o, "\t/* PKCS#7 signature of the loader's insns || data; see lskel-sign(1). */\n");
+	out_str(&o, indent);
+	out_str(&o, "\tstatic const char opts_sig[] __attribute__((__aligned__(8))) = ");
 	out_literal(&o, sig, sig_len);
-	out_str(&o, ";\n");
+	out_str(&o, ";\n\n");
 	out_str(&o, indent);
-	out_str(&o, "opts.signature = (void *)opts_sig;\n");
+	out_str(&o, "\topts.signature = (void *)opts_sig;\n");
 	out_str(&o, indent);
-	out_str(&o, "opts.signature_sz = sizeof(opts_sig) - 1;\n");
+	out_str(&o, "\topts.signature_sz = sizeof(opts_sig) - 1;\n");
 	out_str(&o, indent);
 	snprintf(num, sizeof(num), "%ld", (long)keyring_id);
-	out_str(&o, "opts.keyring_id = ");
+	out_str(&o, "\topts.keyring_id = ");
 	out_str(&o, num);
 	out_str(&o, ";\n");
+	out_str(&o, indent);
+	out_str(&o, "}\n");
 	out_str(&o, indent);
 	out_str(&o, LSKEL_MARK_END "\n");
 	if (o.oom) {
@@ -179,42 +188,54 @@ static int replace_file(const char *path, const void *const *piece,
 			const size_t *piece_len, unsigned npieces,
 			struct lskel_err *e)
 {
-	const char *slash = strrchr(path, '/');
-	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-	const char *base = path + dirlen;
+	/* Through a symbolic link, replace the file it points to, not the link. */
+	char *real = realpath(path, NULL);
+	const char *target = real ? real : path;
+	const char *slash = strrchr(target, '/');
+	size_t dirlen = slash ? (size_t)(slash - target) + 1 : 0;
+	const char *base = target + dirlen;
 	struct stat st;
 	mode_t mode = 0644;
 	char *tmp;
 	unsigned i;
 	int fd, err;
 
-	if (stat(path, &st) == 0)
+	if (stat(target, &st) == 0)
 		mode = st.st_mode & 07777;
 	tmp = malloc(dirlen + strlen(base) + sizeof("..tmp.XXXXXX"));
-	if (!tmp)
+	if (!tmp) {
+		free(real);
 		return lskel_fail(e, "out of memory");
-	memcpy(tmp, path, dirlen);
+	}
+	memcpy(tmp, target, dirlen);
 	sprintf(tmp + dirlen, ".%s.tmp.XXXXXX", base);
 	fd = mkstemp(tmp);
 	if (fd < 0) {
 		err = errno;
 		lskel_fail(e, "cannot create a temporary file beside it: %s", strerror(err));
 		free(tmp);
+		free(real);
 		return -1;
 	}
 	for (i = 0; i < npieces; i++)
 		if (piece_len[i] && write_all(fd, piece[i], piece_len[i]))
 			goto fail;
-	if (fchmod(fd, mode) || fsync(fd))
+	/*
+	 * No fsync(): rename() already makes the swap atomic for every reader
+	 * and for a crash of this process, which is what a build needs, and
+	 * flushing megabytes would make signing slower than the signature.
+	 */
+	if (fchmod(fd, mode))
 		goto fail;
 	if (close(fd)) {
 		fd = -1;
 		goto fail;
 	}
 	fd = -1;
-	if (rename(tmp, path))
+	if (rename(tmp, target))
 		goto fail;
 	free(tmp);
+	free(real);
 	return 0;
 fail:
 	err = errno;
@@ -222,6 +243,7 @@ fail:
 		close(fd);
 	unlink(tmp);
 	free(tmp);
+	free(real);
 	return lskel_fail(e, "cannot write: %s", strerror(err));
 }
 
@@ -257,7 +279,12 @@ int lskel_read_file(const char *path, size_t max, unsigned char **buf,
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return lskel_fail(e, "cannot open: %s", strerror(errno));
-	if (fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st)) {
+		err = errno;
+		close(fd);
+		return lskel_fail(e, "cannot read: %s", strerror(err));
+	}
+	if (!S_ISREG(st.st_mode)) {
 		close(fd);
 		return lskel_fail(e, "not a regular file");
 	}
@@ -306,4 +333,42 @@ fail:
 	close(fd);
 	free(p);
 	return lskel_fail(e, "cannot read: %s", strerror(err));
+}
+
+int lskel_open_file(const char *path, size_t max, struct lskel_file *f,
+		    struct lskel_err *e)
+{
+	struct stat st;
+	void *p;
+	int fd;
+
+	memset(f, 0, sizeof(*f));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return lskel_fail(e, "cannot open: %s", strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+		if ((unsigned long long)st.st_size > max) {
+			close(fd);
+			return lskel_fail(e, "larger than %zu bytes", max);
+		}
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p != MAP_FAILED) {
+			close(fd);
+			f->p = p;
+			f->len = (size_t)st.st_size;
+			f->mapped = true;
+			return 0;
+		}
+	}
+	close(fd);
+	return lskel_read_file(path, max, &f->p, &f->len, e);
+}
+
+void lskel_close_file(struct lskel_file *f)
+{
+	if (f->mapped)
+		munmap(f->p, f->len);
+	else
+		free(f->p);
+	memset(f, 0, sizeof(*f));
 }

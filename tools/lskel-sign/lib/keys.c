@@ -225,11 +225,18 @@ void lskel_describe_cert(X509 *cert, char *buf, size_t size)
 	if (b && X509_NAME_print_ex(b, X509_get_subject_name(cert), 0,
 				    XN_FLAG_RFC2253) >= 0)
 		n = BIO_get_mem_data(b, &name);
-	if (pk && EVP_PKEY_is_a(pk, "EC"))
-		EVP_PKEY_get_utf8_string_param(pk, OSSL_PKEY_PARAM_GROUP_NAME,
-					       group, sizeof(group), NULL);
-	snprintf(buf, size, "%.*s, %s-%d%s%s", n > 0 ? (int)n : 0, name ? name : "",
-		 pk ? (EVP_PKEY_is_a(pk, "EC") ? "ECDSA" : EVP_PKEY_get0_type_name(pk)) : "?",
-		 pk ? EVP_PKEY_get_bits(pk) : 0, group[0] ? " " : "", group);
+	if (pk && EVP_PKEY_is_a(pk, "EC") &&
+	    EVP_PKEY_get_utf8_string_param(pk, OSSL_PKEY_PARAM_GROUP_NAME,
+					   group, sizeof(group), NULL)) {
+		const char *nist = !strcmp(group, "prime256v1") ? "P-256" :
+				   !strcmp(group, "secp384r1") ? "P-384" : group;
+
+		snprintf(buf, size, "%.*s, ECDSA %s", n > 0 ? (int)n : 0,
+			 name ? name : "", nist);
+	} else {
+		snprintf(buf, size, "%.*s, %s-%d", n > 0 ? (int)n : 0, name ? name : "",
+			 pk ? EVP_PKEY_get0_type_name(pk) : "?",
+			 pk ? EVP_PKEY_get_bits(pk) : 0);
+	}
 	BIO_free(b);
 }

@@ -4,11 +4,11 @@
  *
  * The parser understands three shapes of the loader in <name>__load():
  *
- *   array form (bpftool 5.18 to 6.17, and ours):
+ *   array form (the bpftool of Linux 6.12, ours):
  *	static const char opts_data[] __attribute__((__aligned__(8))) = "...";
  *	static const char opts_insn[] __attribute__((__aligned__(8))) = "...";
  *	opts.data_sz = sizeof(opts_data) - 1;  opts.data = (void *)opts_data;
- *   inline form (bpftool before 5.18):
+ *   inline form (older bpftool):
  *	opts.data_sz = 1234;  opts.data = (void *)"...";
  *   upstream signed form (bpftool 6.18 and later, gen skeleton -L -S):
  *	the array form plus static const char opts_sig[] = "...",
@@ -30,7 +30,7 @@
 
 #include "err.h"
 
-/* Larger than any loader the kernel accepts (1M insns, 4 MiB of data) as text. */
+/* Room for 8 MiB of instructions and 8 MiB of data at four characters a byte. */
 #define LSKEL_MAX_HEADER_SIZE ((size_t)64 << 20)
 
 #define LSKEL_MARK_BEGIN "/* lskel-sign: begin */"
@@ -81,6 +81,11 @@ struct lskel_header {
  */
 int lskel_parse(const unsigned char *text, size_t len, struct lskel_header *h,
 		struct lskel_err *e);
+/*
+ * For the fuzz target only: when true, the parser takes none of its fast
+ * paths for bpftool's usual text, so that both ways can be compared.
+ */
+extern bool lskel_parse_slowly;
 void lskel_header_release(struct lskel_header *h);
 
 /* The signed payload: the loader's insns followed by its data blob. */
@@ -115,7 +120,7 @@ char *lskel_render_block(const char *indent, const unsigned char *sig,
 
 /*
  * Writes @ed to @path through a temporary file in the same directory that is
- * fsync()ed and rename()d over @path, keeping @path's mode. On failure @path
+ * rename()d over @path, keeping @path's mode. On failure @path
  * is untouched and the temporary file is gone.
  */
 int lskel_write_atomic(const char *path, const struct lskel_edit *ed,
@@ -124,6 +129,20 @@ int lskel_write_atomic(const char *path, const struct lskel_edit *ed,
 /* Reads a whole file of at most @max bytes. */
 int lskel_read_file(const char *path, size_t max, unsigned char **buf,
 		    size_t *len, struct lskel_err *e);
+
+/*
+ * A whole file of at most @max bytes, mapped read-only when it is a regular
+ * file that is not empty (a big header is read in a fraction of the time a
+ * copy takes), read into memory otherwise.
+ */
+struct lskel_file {
+	unsigned char *p;
+	size_t len;
+	bool mapped;
+};
+int lskel_open_file(const char *path, size_t max, struct lskel_file *f,
+		    struct lskel_err *e);
+void lskel_close_file(struct lskel_file *f);
 /* Writes a whole file, atomically as above. */
 int lskel_write_file(const char *path, const unsigned char *buf, size_t len,
 		     struct lskel_err *e);

@@ -15,6 +15,8 @@
 
 #include "lskel_header.h"
 
+bool lskel_parse_slowly;
+
 #define TOK_TEXT 64
 /* The longest statement matched below has 19 tokens. */
 #define WINDOW 32
@@ -319,21 +321,50 @@ static bool plain_in_string(unsigned char c)
 	return c >= 0x20 && c != 0x7f && c != '"' && c != '\\' && c != '?';
 }
 
+/* Past any line splices at @j: where the next character really is. */
+static size_t past_splices(const unsigned char *s, size_t j, size_t n)
+{
+	while (j + 1 < n && s[j] == '\\') {
+		if (s[j + 1] == '\n')
+			j += 2;
+		else if (s[j + 1] == '\r' && j + 2 < n && s[j + 2] == '\n')
+			j += 3;
+		else
+			break;
+	}
+	return j;
+}
+
 /*
  * The bulk of a bpftool literal: plain bytes, \xHH, \0 and line splices,
- * taken only where nothing that follows (another digit, a splice inside an
- * escape) could change their meaning. Stops at anything else, which the
- * general code below then handles. @b was sized to the literal's source, so
+ * taken only where nothing that follows (another digit, even after a line
+ * splice) could change their meaning. Stops at anything else, which
+ * decode_literal() then handles. @b was sized to the literal's source, so
  * it has room: decoding never makes text longer.
  */
 static size_t decode_run(const unsigned char *s, size_t i, size_t n, struct buf *b)
 {
 	unsigned char *out = b->p;
-	size_t len = b->len, cap = b->cap;
+	size_t len = b->len, cap = b->cap, q;
 
 	while (i + 5 < n && len < cap) {
 		unsigned char c = s[i], c1 = s[i + 1];
 
+		/* Two \xHH in a row, the commonest case, in one step. */
+		if (c == '\\' && c1 == 'x' && i + 9 < n && cap - len >= 2 &&
+		    s[i + 4] == '\\' && s[i + 5] == 'x') {
+			unsigned h1 = hex1[s[i + 2]], h2 = hex1[s[i + 3]];
+			unsigned h3 = hex1[s[i + 6]], h4 = hex1[s[i + 7]];
+
+			q = past_splices(s, i + 8, n);
+			if (h1 && h2 && h3 && h4 && q < n && !hex1[s[q]]) {
+				out[len] = (unsigned char)((h1 - 1) << 4 | (h2 - 1));
+				out[len + 1] = (unsigned char)((h3 - 1) << 4 | (h4 - 1));
+				len += 2;
+				i += 8;
+				continue;
+			}
+		}
 		if (c != '\\') {
 			if (!plain_in_string(c))
 				break;
@@ -341,18 +372,15 @@ static size_t decode_run(const unsigned char *s, size_t i, size_t n, struct buf 
 			i++;
 		} else if (c1 == 'x') {
 			unsigned h1 = hex1[s[i + 2]], h2 = hex1[s[i + 3]];
-			unsigned char c4 = s[i + 4];
 
-			if (!h1 || !h2 || hex1[c4] ||
-			    (c4 == '\\' && (s[i + 5] == '\n' || s[i + 5] == '\r')))
+			q = past_splices(s, i + 4, n);
+			if (!h1 || !h2 || q >= n || hex1[s[q]])
 				break;
 			out[len++] = (unsigned char)((h1 - 1) << 4 | (h2 - 1));
 			i += 4;
 		} else if (c1 == '0') {
-			unsigned char c2 = s[i + 2];
-
-			if ((c2 >= '0' && c2 <= '7') ||
-			    (c2 == '\\' && (s[i + 3] == '\n' || s[i + 3] == '\r')))
+			q = past_splices(s, i + 2, n);
+			if (q >= n || (s[q] >= '0' && s[q] <= '7'))
 				break;
 			out[len++] = 0;
 			i += 2;
@@ -380,7 +408,8 @@ static int decode_literal(struct parser *p, struct buf *b, size_t start, int quo
 		size_t run;
 		unsigned char c;
 
-		if (b->cap)
+		/* decode_run() knows string literals only. */
+		if (quote == '"' && b->cap && !lskel_parse_slowly)
 			i = decode_run(s, i, p->n, b);
 		run = i;
 		/* Fast path: bytes that stand for themselves. */
@@ -389,11 +418,6 @@ static int decode_literal(struct parser *p, struct buf *b, size_t start, int quo
 			if (c == quote || c == '\\' || c == '?' || c < 0x20 || c == 0x7f)
 				break;
 			run++;
-		}
-		if (run == i + 1 && b->len < b->cap) {
-			b->p[b->len++] = s[i];
-			i = run;
-			continue;
 		}
 		if (run > i && buf_put(p, b, s + i, run - i))
 			return -1;
@@ -410,38 +434,11 @@ static int decode_literal(struct parser *p, struct buf *b, size_t start, int quo
 			return lskel_fail(p->e, "truncated %s: the one that starts at line %lu ends at the end of its line",
 					  what, line_at(p, start));
 		if (c == '\\') {
-			unsigned char c1 = i + 1 < p->n ? s[i + 1] : 0;
-			int h1, h2;
+			size_t q = skip_splices(p, i);
 
-			/*
-			 * bpftool writes bytes as \xHH and \0: take those at once
-			 * when nothing (another digit, a line splice) can extend
-			 * the escape.
-			 */
-			if (c1 == 'x' && i + 5 < p->n &&
-			    (h1 = hexval(s[i + 2])) >= 0 && (h2 = hexval(s[i + 3])) >= 0 &&
-			    hexval(s[i + 4]) < 0 &&
-			    (s[i + 4] != '\\' || (s[i + 5] != '\n' && s[i + 5] != '\r')) &&
-			    b->len < b->cap) {
-				b->p[b->len++] = (unsigned char)(h1 << 4 | h2);
-				i += 4;
+			if (q != i) {
+				i = q;
 				continue;
-			}
-			if (c1 == '0' && i + 3 < p->n &&
-			    (s[i + 2] < '0' || s[i + 2] > '7') &&
-			    (s[i + 2] != '\\' || (s[i + 3] != '\n' && s[i + 3] != '\r')) &&
-			    b->len < b->cap) {
-				b->p[b->len++] = 0;
-				i += 2;
-				continue;
-			}
-			if (c1 == '\n' || c1 == '\r') {
-				size_t q = skip_splices(p, i);
-
-				if (q != i) {
-					i = q;
-					continue;
-				}
 			}
 			p->pos = i + 1;
 			if (decode_escape(p, b, start))
@@ -890,6 +887,29 @@ static const bool scan_stop[256] = {
 	['"'] = true, ['\\'] = true, ['\n'] = true, ['?'] = true,
 };
 
+/*
+ * Whole lines of a literal at once, from a line start where no escape is
+ * open: a line that ends in a line splice whose backslash does not follow
+ * another one, and that has no quote and no '?', is literal through and
+ * through. bpftool's literals are made of such lines, and memchr() is much
+ * faster than looking at each byte.
+ */
+static size_t skip_literal_lines(const unsigned char *s, size_t i, size_t n)
+{
+	for (;;) {
+		const unsigned char *nl = memchr(s + i, '\n', n - i);
+		size_t end;
+
+		if (!nl)
+			return i;
+		end = (size_t)(nl - s);
+		if (end < i + 2 || s[end - 1] != '\\' || s[end - 2] == '\\' ||
+		    memchr(s + i, '"', end - i) || memchr(s + i, '?', end - i))
+			return i;
+		i = end + 1;
+	}
+}
+
 static int scan_literal(struct parser *p, size_t start)
 {
 	const unsigned char *s = p->s;
@@ -914,13 +934,21 @@ static int scan_literal(struct parser *p, size_t start)
 						  line_at(p, i));
 			i++;
 			break;
-		default:
-			/* An escaped character, or a line splice (also "\\\r\n"). */
-			if (i + 2 < n && s[i + 1] == '\r' && s[i + 2] == '\n')
-				i += 3;
-			else
-				i += 2;
+		default: {
+			size_t q = skip_splices(p, i);
+
+			if (q != i) {
+				i = lskel_parse_slowly ? q : skip_literal_lines(s, q, n);
+				break;
+			}
+			/*
+			 * An escape: skip the character it escapes, which comes
+			 * after any line splices (translation phase 2 is first).
+			 */
+			q = skip_splices(p, i + 1);
+			i = q < n ? q + 1 : q;
 			break;
+		}
 		}
 	}
 }

@@ -80,7 +80,7 @@ int main(void)
 	return ${name}__load(skel) == -1 ? 0 : 4;
 }
 EOC
-	gcc -std=gnu11 -Wall -Werror -Wno-unused-function -I"$LSKEL_TESTS/stub" -I"$dir" \
+	gcc -std=gnu11 -Wall -Wextra -Wdeclaration-after-statement -Werror -Wno-unused-function -I"$LSKEL_TESTS/stub" -I"$dir" \
 		-I"$ROOT/build/kbuild/usr/include" "$exe.c" -o "$exe"
 }
 
