@@ -8,9 +8,10 @@
 #   replace: writing a copy of the header and rename()ing it over the old
 #            one, which any in-place signer pays (the kernel frees the old
 #            file's 8 MiB of page cache on the rename).
-# It passes when sign <= 1.5 * openssl + replace: lskel-sign's own work is
-# within the 1.5x of the design; the ratio sign/openssl is printed as well.
-source "$(dirname "$0")/lib.sh"
+# It prints the ratios; it is a benchmark (make bench), not a test, because
+# timings on these machines are noisy. DESIGN.md's target is sign/openssl
+# <= 1.5; (sign - replace)/openssl is lskel-sign's own work.
+source "$(dirname "$0")/../host/lib.sh"
 source "$ROOT/tools/lskel-sign/tests/lib.sh"
 
 big_source "$LSKEL_BUILD/headers/big.bpf.c"
@@ -48,6 +49,4 @@ echo "header $(stat -c %s "$h") bytes, payload $data bytes"
 echo "sign $(ms "$best_sign"), openssl $(ms "$best_ossl"), replace $(ms "$best_repl")"
 awk -v s="$best_sign" -v o="$best_ossl" -v r="$best_repl" 'BEGIN {
 	printf "ratio sign/openssl %.2f, (sign - replace)/openssl %.2f\n", s / o, (s - r) / o }'
-awk -v s="$best_sign" -v o="$best_ossl" -v r="$best_repl" 'BEGIN { exit !(s <= 1.5 * o + r) }' ||
-	fail "lskel-sign is slower than 1.5 x openssl cms -sign + the file replacement"
-echo "PASS"
+
