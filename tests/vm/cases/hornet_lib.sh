@@ -52,7 +52,7 @@ audit_start() {
 	audit_listen "$AUDIT_LOG" >"$AUDIT_LOG.out" 2>&1 &
 	AUDIT_PID=$!
 	_i=0
-	until grep -q '^audit_listen: ready' "$AUDIT_LOG.out"; do
+	until grep -qs '^audit_listen: ready' "$AUDIT_LOG.out"; do
 		kill -0 "$AUDIT_PID" 2>/dev/null ||
 			fail "audit_listen exited: $(cat "$AUDIT_LOG.out")"
 		_i=$((_i + 1))
