@@ -43,7 +43,7 @@ endif
 
 PROGS := hornet_load audit_listen hornet_write hornet_keyctl hornet_uapi_offsets nocap \
 	hornet_seal hornet_attack
-HEADERS := $(wildcard $(SRC)/*.h)
+HEADERS := $(wildcard $(SRC)/*.h) $(ROOT)/tests/vm/guest/btf_walk.h
 
 # The test signatures, one per line: NAME := SIGNERS DIGEST OPTIONS, where
 # SIGNERS are key names joined by '+'. -nocerts when each signer's own

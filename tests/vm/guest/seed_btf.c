@@ -10,6 +10,7 @@
 
 #include "seed_btf.h"
 #include "seed_btf.lskel.h"
+#include "btf_walk.h"
 #include "tlib.h"
 
 #define VMLINUX_BTF "/sys/kernel/btf/vmlinux"
@@ -49,38 +50,11 @@ static void btf_read(struct btf_blob *b)
 /* Bytes that follow struct btf_type for this kind. */
 static size_t btf_extra(const struct btf_type *t)
 {
-	__u32 vlen = BTF_INFO_VLEN(t->info);
+	size_t n = btf_type_extra(t);
 
-	switch (BTF_INFO_KIND(t->info)) {
-	case BTF_KIND_INT:
-	case BTF_KIND_VAR:
-	case BTF_KIND_DECL_TAG:
-		return sizeof(__u32);
-	case BTF_KIND_ARRAY:
-		return sizeof(struct btf_array);
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		return vlen * sizeof(struct btf_member);
-	case BTF_KIND_ENUM:
-		return vlen * sizeof(struct btf_enum);
-	case BTF_KIND_ENUM64:
-		return vlen * sizeof(struct btf_enum64);
-	case BTF_KIND_FUNC_PROTO:
-		return vlen * sizeof(struct btf_param);
-	case BTF_KIND_DATASEC:
-		return vlen * sizeof(struct btf_var_secinfo);
-	case BTF_KIND_PTR:
-	case BTF_KIND_FWD:
-	case BTF_KIND_TYPEDEF:
-	case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT:
-	case BTF_KIND_FUNC:
-	case BTF_KIND_FLOAT:
-	case BTF_KIND_TYPE_TAG:
-		return 0;
-	}
-	tfail("unknown BTF kind %u", BTF_INFO_KIND(t->info));
+	if (n == SIZE_MAX)
+		tfail("unknown BTF kind %u", BTF_INFO_KIND(t->info));
+	return n;
 }
 
 /* The first type id with this name and kind, or 0. */

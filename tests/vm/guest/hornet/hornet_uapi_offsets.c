@@ -18,6 +18,7 @@
 #include <linux/btf.h>
 
 #include "hornet_uapi.h"
+#include "../btf_walk.h"
 
 #define VMLINUX_BTF	"/sys/kernel/btf/vmlinux"
 
@@ -119,40 +120,11 @@ static void bad_btf(const char *why)
 /* How many bytes of kind-specific data follow a struct btf_type. */
 static size_t btf_extra_size(const struct btf_type *t)
 {
-	uint32_t vlen = BTF_INFO_VLEN(t->info);
+	size_t n = btf_type_extra(t);
 
-	switch (BTF_INFO_KIND(t->info)) {
-	case BTF_KIND_INT:
-	case BTF_KIND_VAR:
-	case BTF_KIND_DECL_TAG:
-		return 4;
-	case BTF_KIND_ARRAY:
-		return sizeof(struct btf_array);
-	case BTF_KIND_STRUCT:
-	case BTF_KIND_UNION:
-		return vlen * sizeof(struct btf_member);
-	case BTF_KIND_ENUM:
-		return vlen * sizeof(struct btf_enum);
-	case BTF_KIND_FUNC_PROTO:
-		return vlen * sizeof(struct btf_param);
-	case BTF_KIND_DATASEC:
-		return vlen * sizeof(struct btf_var_secinfo);
-	case BTF_KIND_ENUM64:
-		return vlen * sizeof(struct btf_enum64);
-	case BTF_KIND_PTR:
-	case BTF_KIND_FWD:
-	case BTF_KIND_TYPEDEF:
-	case BTF_KIND_VOLATILE:
-	case BTF_KIND_CONST:
-	case BTF_KIND_RESTRICT:
-	case BTF_KIND_FUNC:
-	case BTF_KIND_FLOAT:
-	case BTF_KIND_TYPE_TAG:
-		return 0;
-	default:
+	if (n == SIZE_MAX)
 		bad_btf("unknown type kind");
-		return 0;
-	}
+	return n;
 }
 
 static void btf_load(struct btf *btf)
