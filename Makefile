@@ -5,7 +5,7 @@ SHELL := /bin/bash
 ROOT := $(abspath .)
 B := $(ROOT)/build
 
-.PHONY: all deps keys kernel tests check demo bench clean help
+.PHONY: all deps keys kernel tests check demo bench fuzz clean help
 
 all: kernel tests
 
@@ -13,6 +13,7 @@ help:
 	@echo "make demo    build everything, boot the VM, show a light skeleton loading"
 	@echo "make check   build everything and run every host and VM test"
 	@echo "make bench   measure Hornet's verification cost (not part of check)"
+	@echo "make fuzz    fuzz the lskel header parser for FUZZ_SECONDS (default 600)"
 	@echo "make kernel  extract, patch, configure and build the kernel, bpftool, libbpf"
 	@echo "make tests   build the static test programs for the VM"
 	@echo "make keys    generate the signing keys under build/keys (never committed)"
@@ -39,6 +40,12 @@ check: tests
 
 demo: tests
 	@$(ROOT)/scripts/demo
+
+# The lskel header parser's libFuzzer target, for longer than make check
+# gives it (FUZZ_SECONDS, default 600).
+FUZZ_SECONDS ?= 600
+fuzz: tests
+	@LSKEL_FUZZ_SECONDS=$(FUZZ_SECONDS) bash $(ROOT)/tests/host/lskel_sign_fuzz_parser_smoke.sh
 
 bench: tests
 	@$(MAKE) --no-print-directory -f $(ROOT)/tests/bench/bench.mk ROOT=$(ROOT)

@@ -4,7 +4,7 @@
 # lskel-sign, and in upstream's signed form) without a crash, a leak or a
 # broken property (sign/re-sign/remove round trips; see
 # tests/fuzz/lskel_parse_fuzz.c). The seeds are made here, under build/.
-# LSKEL_FUZZ_SECONDS sets how long it fuzzes (default 20).
+# LSKEL_FUZZ_SECONDS sets how long it fuzzes (default 60; make fuzz: 600).
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tools/lskel-sign/tests/lib.sh"
 
@@ -34,7 +34,7 @@ done
 (cd "$tmp" && "$F" -runs=0 "$seeds") >"$tmp/seedrun" 2>&1 || { tail -n 30 "$tmp/seedrun" >&2; fail "a seed breaks a property"; }
 
 run_rc rc "$F" -dict="$ROOT/tests/fuzz/lskel.dict" -max_len=65536 -timeout=10 \
-	-max_total_time="${LSKEL_FUZZ_SECONDS:-20}" -artifact_prefix="$tmp/" -print_final_stats=1 \
+	-max_total_time="${LSKEL_FUZZ_SECONDS:-60}" -artifact_prefix="$tmp/" -print_final_stats=1 \
 	"$FUZZ_BUILD/corpus" "$seeds" >"$tmp/fuzz.log" 2>&1
 if [ "$rc" != 0 ]; then
 	tail -n 40 "$tmp/fuzz.log" >&2
