@@ -18,8 +18,10 @@ for f in "${files[@]}"; do
 		bad=1
 	fi
 done
+# A patch goes in on stdin: given the path of a file git tracks, checkpatch
+# checks it as a source file, not as a patch (its git_is_single_file()).
 for p in "${patches[@]}"; do
-	if ! perl "$cp" --no-tree --strict --quiet "$ROOT/$p" >"$tmp/out" 2>&1; then
+	if ! perl "$cp" --no-tree --strict --quiet - <"$ROOT/$p" >"$tmp/out" 2>&1; then
 		sed 's/^/  | /' "$tmp/out" >&2
 		bad=1
 	fi
