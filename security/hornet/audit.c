@@ -67,9 +67,12 @@ void hornet_audit_decision(const struct bpf_prog *prog,
 		return;
 	audit_log_format(ab, "op=prog_load prog_name=");
 	audit_log_untrustedstring(ab, prog->aux->name);
-	audit_log_format(ab, " prog_tag=%*phN verdict=%s signer=",
+	audit_log_format(ab, " prog_tag=%*phN verdict=%s",
 			 BPF_TAG_SIZE, prog->tag,
 			 hornet_verdict_name(res->verdict));
+	if (res->origin == HORNET_FROM_LOADER)
+		audit_log_format(ab, " loader_id=%u", res->loader_id);
+	audit_log_format(ab, " signer=");
 	if (res->signer[0])
 		audit_log_untrustedstring(ab, res->signer);
 	else

@@ -6,6 +6,7 @@
  *                 write a mode or "lock"
  *   keyrings  rw  the accepted keyrings, e.g. "builtin secondary"
  *   counters  r   "seen N", "verified N", "refused N", "audited N"
+ *   programs  r   the live programs and where they came from
  *
  * Writes need CAP_MAC_ADMIN and are audited, refused ones included.
  */
@@ -14,6 +15,7 @@
 #include <linux/fs.h>
 #include <linux/init.h>
 #include <linux/security.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -24,7 +26,7 @@
 #define HORNET_WRITE_MAX	64
 
 static struct dentry *hornet_dir, *hornet_mode_file, *hornet_keyrings_file,
-		     *hornet_counters_file;
+		     *hornet_counters_file, *hornet_programs_file;
 
 /**
  * hornet_read_string - copy a short generated string to userspace
@@ -225,6 +227,25 @@ static ssize_t hornet_counters_read(struct file *file, char __user *buf,
 	return hornet_read_string(buf, count, ppos, text);
 }
 
+/**
+ * hornet_programs_open - open the list of live programs
+ * @inode: the programs file's inode
+ * @file: the file being opened
+ *
+ * Return: 0, or -ENOMEM.
+ */
+static int hornet_programs_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, hornet_prov_show, NULL);
+}
+
+static const struct file_operations hornet_programs_fops = {
+	.open = hornet_programs_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
 static const struct file_operations hornet_mode_fops = {
 	.read = hornet_mode_read,
 	.write = hornet_mode_write,
@@ -281,8 +302,17 @@ static int __init hornet_fs_init(void)
 		err = PTR_ERR(hornet_counters_file);
 		goto err_keyrings;
 	}
+	hornet_programs_file = securityfs_create_file("programs", 0444,
+						      hornet_dir, NULL,
+						      &hornet_programs_fops);
+	if (IS_ERR(hornet_programs_file)) {
+		err = PTR_ERR(hornet_programs_file);
+		goto err_counters;
+	}
 	return 0;
 
+err_counters:
+	securityfs_remove(hornet_counters_file);
 err_keyrings:
 	securityfs_remove(hornet_keyrings_file);
 err_mode:

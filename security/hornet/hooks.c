@@ -14,6 +14,34 @@
 struct hornet_counters hornet_counters;
 
 /**
+ * hornet_check_kernel_load - decide on a load from kernel context
+ * @attr: the load's attributes
+ * @res: filled with the verdict and the provenance
+ *
+ * During a loader's run the load inherits the loader's verdict and signer;
+ * with no loader run behind it, it comes from the kernel proper.
+ */
+static void hornet_check_kernel_load(const union bpf_attr *attr,
+				     struct hornet_result *res)
+{
+	struct hornet_task loader;
+
+	memset(res, 0, sizeof(*res));
+	res->keyring_id = attr->keyring_id;
+	if (hornet_prov_loader(&loader)) {
+		res->origin = HORNET_FROM_LOADER;
+		res->loader_id = loader.loader_id;
+		res->verdict = loader.verdict == HORNET_OK ? HORNET_OK :
+							     HORNET_UNVERIFIED;
+		strscpy(res->signer, loader.signer, sizeof(res->signer));
+	} else {
+		res->origin = HORNET_FROM_KERNEL;
+		res->verdict = HORNET_KERNEL;
+	}
+	res->err = hornet_verdict_errno(res->verdict);
+}
+
+/**
  * hornet_bpf_prog_load - check the signature of a program being loaded
  * @prog: the program, with its instructions and name copied in
  * @attr: the BPF_PROG_LOAD attributes
@@ -31,6 +59,9 @@ struct hornet_counters hornet_counters;
  * * %-EINVAL		- keyring_id names no keyring
  * * %-EFAULT		- the signature or fd_array could not be read
  * * another errno	- verification itself failed, e.g. %-ENOMEM
+ *
+ * A load from kernel context during the run of a loader that was not
+ * verified fails with %-EPERM in enforce mode.
  */
 int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
 			 struct bpf_token *token, bool kernel)
@@ -38,6 +69,7 @@ int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
 	enum hornet_mode mode = READ_ONCE(hornet_policy.mode);
 	struct hornet_result res;
 	bool allowed;
+	int err;
 
 	if (mode == HORNET_MODE_OFF)
 		return 0;
@@ -45,11 +77,14 @@ int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
 	atomic64_inc(&hornet_counters.seen);
 	/* Not to trust, but to log the tag that the verifier will compute. */
 	bpf_prog_calc_tag(prog);
-	hornet_check_load(prog, attr, kernel, READ_ONCE(hornet_policy.keyrings),
-			  &res);
+	if (kernel)
+		hornet_check_kernel_load(attr, &res);
+	else
+		hornet_check_load(prog, attr, kernel,
+				  READ_ONCE(hornet_policy.keyrings), &res);
 
 	allowed = res.err == 0 || mode != HORNET_MODE_ENFORCE;
-	if (res.verdict == HORNET_OK)
+	if (res.verdict == HORNET_OK && res.origin == HORNET_FROM_USER)
 		atomic64_inc(&hornet_counters.verified);
 	else if (!allowed)
 		atomic64_inc(&hornet_counters.refused);
@@ -57,14 +92,18 @@ int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
 		atomic64_inc(&hornet_counters.audited);
 
 	hornet_audit_decision(prog, &res, mode, allowed);
-	if (res.verdict == HORNET_OK) {
+	if (res.maps) {
 		int err = hornet_seal_add(prog, res.maps, res.nr_maps);
 
 		kfree(res.maps);
 		if (err && mode == HORNET_MODE_ENFORCE)
 			return err;
 	}
-	return allowed ? 0 : res.err;
+	if (!allowed)
+		return res.err;
+	err = hornet_prov_add(prog, res.verdict, res.origin, res.loader_id,
+			      res.signer);
+	return mode == HORNET_MODE_ENFORCE ? err : 0;
 }
 
 /**
@@ -88,6 +127,7 @@ int hornet_bpf_prog(struct bpf_prog *prog)
 	};
 	bool allowed;
 
+	hornet_prov_named(prog);
 	if (mode == HORNET_MODE_OFF || !hornet_seal_check(prog))
 		return 0;
 
@@ -134,20 +174,33 @@ int hornet_bpf_map(struct bpf_map *map, fmode_t fmode)
 }
 
 /**
- * hornet_bpf - refuse to bind a sealed map to another program
+ * hornet_bpf - note loader runs; refuse to bind a sealed map
  * @cmd: the bpf() command
  * @attr: its attributes
  * @size: their size (unused)
- * @kernel: whether the command comes from kernel context (unused)
+ * @kernel: whether the command comes from kernel context
+ *
+ * A userspace BPF_PROG_RUN tells the task's blob which loader it runs, for
+ * the provenance of what that loader creates.
  *
  * Return: 0, or -EPERM for BPF_PROG_BIND_MAP of a sealed map in enforce
  * mode.
  */
 int hornet_bpf(int cmd, union bpf_attr *attr, unsigned int size, bool kernel)
 {
+	struct bpf_prog *prog;
 	struct bpf_map *map;
 	int err;
 
+	if (cmd == BPF_PROG_TEST_RUN && !kernel &&
+	    READ_ONCE(hornet_policy.mode) != HORNET_MODE_OFF) {
+		prog = bpf_prog_get(attr->test.prog_fd);
+		if (IS_ERR(prog))
+			return 0;	/* the BPF core reports the bad fd */
+		hornet_prov_run(prog);
+		bpf_prog_put(prog);
+		return 0;
+	}
 	if (cmd != BPF_PROG_BIND_MAP)
 		return 0;
 	map = bpf_map_get(attr->prog_bind_map.map_fd);
@@ -173,5 +226,6 @@ void hornet_bpf_map_free(struct bpf_map *map)
  */
 void hornet_bpf_prog_free(struct bpf_prog *prog)
 {
+	hornet_prov_forget(prog);
 	hornet_seal_drop(prog);
 }

@@ -15,6 +15,10 @@
 
 bool hornet_enabled __ro_after_init;
 
+struct lsm_blob_sizes hornet_blob_sizes __ro_after_init = {
+	.lbs_task = sizeof(struct hornet_task),
+};
+
 static const struct lsm_id hornet_lsmid = {
 	.name = "hornet",
 	.id = LSM_ID_HORNET,
@@ -46,4 +50,5 @@ static int __init hornet_init(void)
 DEFINE_LSM(hornet) = {
 	.name = "hornet",
 	.init = hornet_init,
+	.blobs = &hornet_blob_sizes,
 };

@@ -39,6 +39,8 @@ enum hornet_mode {
  * @HORNET_BADKEYRING: keyring_id does not name a keyring
  * @HORNET_KEYRING_DENIED: the keyring is not one the policy accepts
  * @HORNET_SEALED: an attempt to reach a map sealed by a verified load
+ * @HORNET_UNVERIFIED: a kernel-context load during the run of a loader
+ *		       that was not verified
  * @HORNET_KERNEL: a load from kernel context (bpf_sys_bpf())
  * @HORNET_ERROR: verification could not be completed (e.g. -ENOMEM)
  * @HORNET_VERDICT_MAX: number of verdicts
@@ -55,9 +57,22 @@ enum hornet_verdict {
 	HORNET_BADKEYRING,
 	HORNET_KEYRING_DENIED,
 	HORNET_SEALED,
+	HORNET_UNVERIFIED,
 	HORNET_KERNEL,
 	HORNET_ERROR,
 	HORNET_VERDICT_MAX
+};
+
+/**
+ * enum hornet_origin - where a program came from
+ * @HORNET_FROM_USER: the bpf() syscall
+ * @HORNET_FROM_LOADER: bpf_sys_bpf() during the run of a loader
+ * @HORNET_FROM_KERNEL: the kernel proper, e.g. boot-time preload
+ */
+enum hornet_origin {
+	HORNET_FROM_USER,
+	HORNET_FROM_LOADER,
+	HORNET_FROM_KERNEL,
 };
 
 /* Keyrings that the accepted-keyring policy can name. */
@@ -110,6 +125,8 @@ struct hornet_counters {
  * @maps: for %HORNET_OK, the maps that were hashed, each with a reference
  *	  held; the array and the references belong to the caller
  * @nr_maps: the number of @maps
+ * @origin: where the load came from
+ * @loader_id: for %HORNET_FROM_LOADER, the id of the loader
  */
 struct hornet_result {
 	enum hornet_verdict verdict;
@@ -118,9 +135,25 @@ struct hornet_result {
 	char signer[HORNET_SIGNER_MAX];
 	struct bpf_map **maps;
 	u32 nr_maps;
+	enum hornet_origin origin;
+	u32 loader_id;
+};
+
+/**
+ * struct hornet_task - Hornet's part of a task's security blob
+ * @loader_id: the loader of the task's last BPF_PROG_RUN of a syscall
+ *	       program, or 0 if it never ran one
+ * @verdict: that loader's verdict
+ * @signer: who vouched for that loader, or empty
+ */
+struct hornet_task {
+	u32 loader_id;
+	enum hornet_verdict verdict;
+	char signer[HORNET_SIGNER_MAX];
 };
 
 extern bool hornet_enabled;
+extern struct lsm_blob_sizes hornet_blob_sizes;
 extern struct hornet_policy hornet_policy;
 extern struct mutex hornet_policy_mutex;
 extern struct hornet_counters hornet_counters;
@@ -148,6 +181,16 @@ int hornet_seal_check(struct bpf_prog *prog);
 void hornet_seal_drop(struct bpf_prog *prog);
 bool hornet_map_is_sealed(const struct bpf_map *map);
 void hornet_map_unseal(struct bpf_map *map);
+
+/* provenance.c */
+struct seq_file;
+bool hornet_prov_loader(struct hornet_task *res);
+void hornet_prov_run(const struct bpf_prog *prog);
+int hornet_prov_add(const struct bpf_prog *prog, enum hornet_verdict verdict,
+		    enum hornet_origin origin, u32 loader_id, const char *signer);
+void hornet_prov_named(const struct bpf_prog *prog);
+void hornet_prov_forget(const struct bpf_prog *prog);
+int hornet_prov_show(struct seq_file *m, void *v);
 
 /* audit.c */
 void hornet_audit_decision(const struct bpf_prog *prog,

@@ -42,6 +42,7 @@ static const struct hornet_verdict_info hornet_verdicts[HORNET_VERDICT_MAX] = {
 	[HORNET_BADKEYRING]	= { "badkeyring", -EINVAL },
 	[HORNET_KEYRING_DENIED]	= { "keyring_denied", -EKEYREJECTED },
 	[HORNET_SEALED]		= { "sealed", -EPERM },
+	[HORNET_UNVERIFIED]	= { "unverified", -EPERM },
 	[HORNET_KERNEL]		= { "kernel", 0 },
 	[HORNET_ERROR]		= { "error", -EINVAL },
 };
@@ -368,7 +369,7 @@ out:
  * hornet_check_load - decide on one BPF_PROG_LOAD
  * @prog: the program, with its instructions copied in
  * @attr: the load's attributes
- * @kernel: whether the load comes from kernel context (bpf_sys_bpf())
+ * @kernel: whether @attr's pointers are kernel pointers (userspace loads only)
  * @keyrings: the HORNET_KEYRING_* bits the policy accepts
  * @res: filled with the verdict, its errno and the signer
  *
@@ -380,9 +381,7 @@ void hornet_check_load(struct bpf_prog *prog, const union bpf_attr *attr,
 	memset(res, 0, sizeof(*res));
 	res->keyring_id = attr->keyring_id;
 
-	if (kernel)
-		res->verdict = HORNET_KERNEL;
-	else if (!attr->signature)
+	if (!attr->signature)
 		res->verdict = HORNET_UNSIGNED;
 	else if (!attr->signature_size)
 		res->verdict = HORNET_MALFORMED;

@@ -81,6 +81,18 @@ static void print_comm(void)
 	printf("comm=%s\n", comm);
 }
 
+static void show_file(const char *path)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		die("cannot open %s", path, errno);
+	while (fgets(line, sizeof(line), f))
+		printf("show: %s", line);
+	fclose(f);
+}
+
 int main(int argc, char **argv)
 {
 	struct lskel_probe *skel;
@@ -138,6 +150,12 @@ int main(int argc, char **argv)
 	ret = run_once(skel->progs.probe.prog_fd);
 	printf("ret_after_write=0x%x\n", ret);
 	printf("runs_after_write=%u\n", skel->bss->runs);
+
+	/* While the skeleton is loaded: show a file, e.g. Hornet's list of
+	 * live programs, for the provenance cases.
+	 */
+	if (getenv("LSKEL_PROBE_SHOW"))
+		show_file(getenv("LSKEL_PROBE_SHOW"));
 
 	lskel_probe__destroy(skel);
 	return 0;

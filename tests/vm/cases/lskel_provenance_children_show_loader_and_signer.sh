@@ -1,0 +1,25 @@
+# vm-append: hornet.mode=enforce
+# The program that a signed loader creates through bpf_sys_bpf() is listed
+# in /sys/kernel/security/hornet/programs with origin "loader", the
+# loader's id and the loader's signer, and its audit record carries
+# loader_id=. Both entries vanish once the skeleton is destroyed.
+. "$(dirname "$0")/hornet_lib.sh"
+hornet_begin
+
+skid=$(cat "$HDATA/build.skid")
+out=$(LSKEL_PROBE_SHOW=$HORNET_FS/programs lskel_probe-build)
+say "$out"
+echo "$out" | grep -qx 'load=0' || fail "the signed skeleton did not load"
+loader=$(echo "$out" | sed -n "s/^show: \([0-9]*\) [0-9a-f]* __loader.prog ok user 0 Hornet build key: $skid\$/\1/p")
+[ -n "$loader" ] || fail "no line for the verified loader, signed by the build key"
+echo "$out" | grep -qx "show: [0-9]* [0-9a-f]\{16\} probe ok loader $loader Hornet build key: $skid" ||
+	fail "the child does not name loader $loader and the build key"
+expect_audit prog_name=probe verdict=ok loader_id="$loader" mode=enforce res=1 errno=0
+
+# Entries vanish when their program is freed (after an RCU grace period).
+i=0
+while grep -q ' probe \| __loader.prog ' "$HORNET_FS/programs"; do
+	i=$((i + 1))
+	[ "$i" -le 100 ] || fail "entries outlived their programs: $(cat "$HORNET_FS/programs")"
+	sleep 0.05
+done
