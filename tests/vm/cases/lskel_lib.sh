@@ -49,8 +49,9 @@ expect_out() {
 }
 
 # check_ran MAGIC: the probe loaded its skeleton, the program returned MAGIC
-# (its .rodata), the loaded .rodata map holds MAGIC, and .bss counted the
-# run, took userspace's write and counted on from it.
+# (its .rodata), the loaded .rodata map holds MAGIC, .bss counted the run,
+# took userspace's write and counted on from it, and a syscall write to
+# .rodata, which the loader froze, failed with -EPERM.
 check_ran() {
 	expect_out load 0
 	expect_out ret "$1"
@@ -58,6 +59,7 @@ check_ran() {
 	expect_out runs "$LSKEL_RUNS"
 	expect_out ret_after_write "$1"
 	expect_out runs_after_write "$LSKEL_RUNS_AFTER_WRITE"
+	expect_out rodata_update "-$EPERM"
 }
 
 # check_refused ERRNO: lskel_probe__load() returned -ERRNO and nothing ran.
@@ -125,14 +127,16 @@ ret=$LSKEL_MAGIC
 rodata=$LSKEL_MAGIC
 runs=1
 ret_after_write=$LSKEL_MAGIC
-runs_after_write=101"
+runs_after_write=101
+rodata_update=-1"
 
 	LAST_OUT=$good
 	(check_ran "$LSKEL_MAGIC") || fail "selftest: a good run was not accepted"
 	(check_ran "$LSKEL_OVERRIDE" 2>/dev/null) && fail "selftest: the wrong magic was accepted"
 	for bad in 's/^ret=.*/ret=0x9999/' 's/^rodata=.*/rodata=0x9999/' 's/^runs=1/runs=2/' \
 		's/^runs_after_write=101/runs_after_write=1/' 's/^load=0/load=-1/' \
-		's/^ret_after_write=.*/ret_after_write=0/' '/^runs=/d'; do
+		's/^ret_after_write=.*/ret_after_write=0/' '/^runs=/d' \
+		's/^rodata_update=-1/rodata_update=0/'; do
 		LAST_OUT=$(printf '%s\n' "$good" | sed "$bad")
 		(check_ran "$LSKEL_MAGIC" 2>/dev/null) && fail "selftest: check_ran accepted output edited by $bad"
 	done

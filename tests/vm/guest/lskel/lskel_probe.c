@@ -69,6 +69,21 @@ static __u32 run_once(int prog_fd)
 	return attr.test.retval;
 }
 
+/* Write VALUE into element 0 of the map at MAP_FD; 0 or -errno. */
+static int update_elem(int map_fd, const void *value)
+{
+	union bpf_attr attr;
+	__u32 key = 0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = map_fd;
+	attr.key = (__u64)(unsigned long)&key;
+	attr.value = (__u64)(unsigned long)value;
+	if (syscall(__NR_bpf, BPF_MAP_UPDATE_ELEM, &attr, sizeof(attr)) < 0)
+		return -errno;
+	return 0;
+}
+
 static void print_comm(void)
 {
 	char comm[64] = "";
@@ -150,6 +165,8 @@ int main(int argc, char **argv)
 	ret = run_once(skel->progs.probe.prog_fd);
 	printf("ret_after_write=0x%x\n", ret);
 	printf("runs_after_write=%u\n", skel->bss->runs);
+	/* .rodata was frozen by the loader: the syscall side cannot write it. */
+	printf("rodata_update=%d\n", update_elem(skel->maps.rodata.map_fd, skel->rodata));
 
 	/* While the skeleton is loaded: show a file, e.g. Hornet's list of
 	 * live programs, for the provenance cases.
