@@ -25,9 +25,6 @@
 /* Longest write accepted by any file: the four keyring names and spaces. */
 #define HORNET_WRITE_MAX	64
 
-static struct dentry *hornet_dir, *hornet_mode_file, *hornet_keyrings_file,
-		     *hornet_counters_file, *hornet_programs_file;
-
 /**
  * hornet_read_string - copy a short generated string to userspace
  * @buf: the user buffer
@@ -264,16 +261,38 @@ static const struct file_operations hornet_counters_fops = {
 };
 
 /**
+ * struct hornet_fs_file - one file of /sys/kernel/security/hornet/
+ * @name: its name
+ * @mode: its permissions
+ * @fops: its operations
+ */
+struct hornet_fs_file {
+	const char *name;
+	umode_t mode;
+	const struct file_operations *fops;
+};
+
+static const struct hornet_fs_file hornet_fs_files[] = {
+	{ "mode", 0600, &hornet_mode_fops },
+	{ "keyrings", 0600, &hornet_keyrings_fops },
+	{ "counters", 0444, &hornet_counters_fops },
+	{ "programs", 0444, &hornet_programs_fops },
+};
+
+static struct dentry *hornet_dir, *hornet_dentries[ARRAY_SIZE(hornet_fs_files)];
+
+/**
  * hornet_fs_init - create /sys/kernel/security/hornet/
  *
  * Nothing is created when Hornet is not in the LSM list.
  *
  * Return: 0, or the error of the first entry that could not be created,
- * after removing what was created before it.
+ * after removing what was created before it, in reverse order.
  */
 static int __init hornet_fs_init(void)
 {
-	int err;
+	struct dentry *d;
+	int i;
 
 	if (!hornet_enabled)
 		return 0;
@@ -282,44 +301,22 @@ static int __init hornet_fs_init(void)
 	if (IS_ERR(hornet_dir))
 		return PTR_ERR(hornet_dir);
 
-	hornet_mode_file = securityfs_create_file("mode", 0600, hornet_dir,
-						  NULL, &hornet_mode_fops);
-	if (IS_ERR(hornet_mode_file)) {
-		err = PTR_ERR(hornet_mode_file);
-		goto err_dir;
-	}
-	hornet_keyrings_file = securityfs_create_file("keyrings", 0600,
-						      hornet_dir, NULL,
-						      &hornet_keyrings_fops);
-	if (IS_ERR(hornet_keyrings_file)) {
-		err = PTR_ERR(hornet_keyrings_file);
-		goto err_mode;
-	}
-	hornet_counters_file = securityfs_create_file("counters", 0444,
-						      hornet_dir, NULL,
-						      &hornet_counters_fops);
-	if (IS_ERR(hornet_counters_file)) {
-		err = PTR_ERR(hornet_counters_file);
-		goto err_keyrings;
-	}
-	hornet_programs_file = securityfs_create_file("programs", 0444,
-						      hornet_dir, NULL,
-						      &hornet_programs_fops);
-	if (IS_ERR(hornet_programs_file)) {
-		err = PTR_ERR(hornet_programs_file);
-		goto err_counters;
+	for (i = 0; i < ARRAY_SIZE(hornet_fs_files); i++) {
+		const struct hornet_fs_file *f = &hornet_fs_files[i];
+
+		d = securityfs_create_file(f->name, f->mode, hornet_dir, NULL,
+					   f->fops);
+		if (IS_ERR(d))
+			goto err;
+		hornet_dentries[i] = d;
 	}
 	return 0;
 
-err_counters:
-	securityfs_remove(hornet_counters_file);
-err_keyrings:
-	securityfs_remove(hornet_keyrings_file);
-err_mode:
-	securityfs_remove(hornet_mode_file);
-err_dir:
+err:
+	while (i--)
+		securityfs_remove(hornet_dentries[i]);
 	securityfs_remove(hornet_dir);
-	return err;
+	return PTR_ERR(d);
 }
 
 fs_initcall(hornet_fs_init);

@@ -80,8 +80,8 @@ int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
 	if (kernel)
 		hornet_check_kernel_load(attr, &res);
 	else
-		hornet_check_load(prog, attr, kernel,
-				  READ_ONCE(hornet_policy.keyrings), &res);
+		hornet_check_load(prog, attr, READ_ONCE(hornet_policy.keyrings),
+				  &res);
 
 	allowed = res.err == 0 || mode != HORNET_MODE_ENFORCE;
 	if (res.verdict == HORNET_OK && res.origin == HORNET_FROM_USER)

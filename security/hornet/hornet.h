@@ -173,7 +173,7 @@ int hornet_verdict_errno(enum hornet_verdict verdict);
 int hornet_payload_add_maps(struct kvec *vec, struct bpf_map **maps,
 			    bpfptr_t fd_array, u32 cnt);
 void hornet_check_load(struct bpf_prog *prog, const union bpf_attr *attr,
-		       bool kernel, u32 keyrings, struct hornet_result *res);
+		       u32 keyrings, struct hornet_result *res);
 
 /* seal.c */
 int hornet_seal_add(struct bpf_prog *prog, struct bpf_map **maps, u32 nr_maps);

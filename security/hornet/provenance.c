@@ -100,16 +100,10 @@ void hornet_prov_run(const struct bpf_prog *prog)
 		return;
 	rcu_read_lock();
 	rec = xa_load(&hornet_progs, (unsigned long)prog);
-	if (rec) {
-		ctx->verdict = rec->verdict;
-		strscpy(ctx->signer, rec->signer, sizeof(ctx->signer));
-		WRITE_ONCE(ctx->loader_id, prog->aux->id);
-	} else {
-		/* Loaded while Hornet was off: nothing vouches for it. */
-		ctx->verdict = HORNET_UNVERIFIED;
-		ctx->signer[0] = '\0';
-		WRITE_ONCE(ctx->loader_id, prog->aux->id);
-	}
+	/* No record: loaded while Hornet was off, so nothing vouches for it. */
+	ctx->verdict = rec ? rec->verdict : HORNET_UNVERIFIED;
+	strscpy(ctx->signer, rec ? rec->signer : "", sizeof(ctx->signer));
+	WRITE_ONCE(ctx->loader_id, prog->aux->id);
 	rcu_read_unlock();
 }
 

@@ -284,14 +284,13 @@ static int hornet_verify_payload(const void *sig, size_t sig_len,
 /**
  * hornet_check_signed - verify a userspace load that carries a signature
  * @prog: the program, with its instructions copied in
- * @attr: the load's attributes
- * @kernel: whether @attr's pointers are kernel pointers
+ * @attr: the load's attributes, whose pointers are userspace pointers
  * @keyrings: the accepted keyrings
  * @res: filled with the verdict and the signer
  */
 static void hornet_check_signed(struct bpf_prog *prog,
-				const union bpf_attr *attr, bool kernel,
-				u32 keyrings, struct hornet_result *res)
+				const union bpf_attr *attr, u32 keyrings,
+				struct hornet_result *res)
 {
 	u32 i, cnt = attr->fd_array_cnt;
 	struct hornet_blob *blobs = NULL;
@@ -318,7 +317,7 @@ static void hornet_check_signed(struct bpf_prog *prog,
 	if (!vec || (cnt && (!maps || !blobs)))
 		goto out;
 
-	sig = kvmemdup_bpfptr(make_bpfptr(attr->signature, kernel),
+	sig = kvmemdup_bpfptr(make_bpfptr(attr->signature, false),
 			      attr->signature_size);
 	if (IS_ERR(sig)) {
 		res->verdict = PTR_ERR(sig) == -EFAULT ? HORNET_FAULT :
@@ -328,7 +327,7 @@ static void hornet_check_signed(struct bpf_prog *prog,
 		goto out;
 	}
 
-	err = hornet_get_blobs(make_bpfptr(attr->fd_array, kernel), cnt,
+	err = hornet_get_blobs(make_bpfptr(attr->fd_array, false), cnt,
 			       maps, blobs);
 	if (err) {
 		res->verdict = err == -EFAULT ? HORNET_FAULT : HORNET_BADMAP;
@@ -366,17 +365,17 @@ out:
 }
 
 /**
- * hornet_check_load - decide on one BPF_PROG_LOAD
+ * hornet_check_load - decide on one BPF_PROG_LOAD from userspace
  * @prog: the program, with its instructions copied in
  * @attr: the load's attributes
- * @kernel: whether @attr's pointers are kernel pointers (userspace loads only)
  * @keyrings: the HORNET_KEYRING_* bits the policy accepts
  * @res: filled with the verdict, its errno and the signer
  *
  * This only judges; what to do with the verdict is the mode's business.
+ * Loads from kernel context are judged by their provenance instead.
  */
 void hornet_check_load(struct bpf_prog *prog, const union bpf_attr *attr,
-		       bool kernel, u32 keyrings, struct hornet_result *res)
+		       u32 keyrings, struct hornet_result *res)
 {
 	memset(res, 0, sizeof(*res));
 	res->keyring_id = attr->keyring_id;
@@ -386,7 +385,7 @@ void hornet_check_load(struct bpf_prog *prog, const union bpf_attr *attr,
 	else if (!attr->signature_size)
 		res->verdict = HORNET_MALFORMED;
 	else
-		return hornet_check_signed(prog, attr, kernel, keyrings, res);
+		return hornet_check_signed(prog, attr, keyrings, res);
 	res->err = hornet_verdict_errno(res->verdict);
 }
 

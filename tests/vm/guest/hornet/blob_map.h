@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * A single-element array map holding a signed blob, as a signed loader's
- * fd_array[0] needs it. Shared by the test and benchmark programs that do
- * not link libbpf.
+ * fd_array[0] needs it, and the signature file that goes with it. Shared by
+ * the test and benchmark programs that do not link libbpf.
  */
 #ifndef HORNET_BLOB_MAP_H
 #define HORNET_BLOB_MAP_H
@@ -11,6 +11,7 @@
 #include <linux/bpf.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -58,6 +59,25 @@ fail:
 	err = -errno;
 	close(fd);
 	return err;
+}
+
+/*
+ * Read the signature file PATH into BUF (at most SIZE bytes); "-" means no
+ * signature. Returns its length, or -errno if PATH cannot be opened.
+ */
+static inline long sig_file_read(const char *path, uint8_t *buf, size_t size)
+{
+	FILE *f;
+	size_t n;
+
+	if (!strcmp(path, "-"))
+		return 0;
+	f = fopen(path, "rb");
+	if (!f)
+		return -errno;
+	n = fread(buf, 1, size, f);
+	fclose(f);
+	return n;
 }
 
 #endif /* HORNET_BLOB_MAP_H */

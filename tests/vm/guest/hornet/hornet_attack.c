@@ -67,16 +67,12 @@ static void write_file(const char *path, const void *a, size_t alen,
 
 static size_t read_sig(const char *path, uint8_t *buf, size_t size)
 {
-	FILE *f;
-	size_t n;
+	long n = sig_file_read(path, buf, size);
 
-	if (!strcmp(path, "-"))
-		return 0;
-	f = fopen(path, "rb");
-	if (!f)
+	if (n < 0) {
+		errno = -n;
 		die(path);
-	n = fread(buf, 1, size, f);
-	fclose(f);
+	}
 	return n;
 }
 

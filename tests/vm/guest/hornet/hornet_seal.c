@@ -71,14 +71,13 @@ static int cmd_load(const char *sig_path)
 	static uint8_t sig[65536];
 	union bpf_attr attr;
 	int blob_fd, extra_fd, fd;
-	size_t sig_len;
-	FILE *f;
+	long sig_len;
 
-	f = fopen(sig_path, "rb");
-	if (!f)
+	sig_len = sig_file_read(sig_path, sig, sizeof(sig));
+	if (sig_len < 0) {
+		errno = -sig_len;
 		die(sig_path);
-	sig_len = fread(sig, 1, sizeof(sig), f);
-	fclose(f);
+	}
 
 	blob_fd = array_map("seal_blob", 1);
 	extra_fd = array_map("seal_extra", 0);
