@@ -1,35 +1,90 @@
 # Benchmarks: make -f tests/bench/bench.mk ROOT=<repo>. Not part of
 # `make check`; `make bench` builds and runs them.
 #
-# hornet_verify_bench and, for each blob size, its payload signed with the
-# build key, into build/tests/bin so that they ride in the VM initramfs.
+# Into build/tests/bin, so that they ride in the VM initramfs:
+#   hornet_verify_bench, and for each blob size its payload signed with the
+#   build key (.p7s) and the bare PKCS#1 signature inside it (.rsa), for
+#   the in-kernel signature check it is compared with (with the build
+#   certificate that tests/vm/hornet.mk puts there as build.der);
+#   nicdiag_load_bench, built on the signed nicdiag light skeleton.
+#
+# Needs what `make kernel`, `make keys` and `make tests` build, and the
+# signed nicdiag header that the examples' build writes.
+
+ifeq ($(ROOT),)
+$(error ROOT is not set; run make -f tests/bench/bench.mk ROOT=<repo root>)
+endif
 
 B	:= $(ROOT)/build
 BIN	:= $(B)/tests/bin
+DATA	:= $(BIN)/hornet-data
 GEN	:= $(B)/tests/bench
 KEYS	:= $(B)/keys
-SIZES	:= 4096 65536 1048576
+UAPI	:= $(B)/kbuild/usr/include
+LIBBPF	:= $(B)/libbpf
+# 8 MiB is one map value too: array map values go up to INT_MAX bytes.
+SIZES	:= 4096 65536 1048576 8388608
 
-CFLAGS	:= -std=gnu11 -O2 -Wall -Wextra -Werror -I$(B)/kbuild/usr/include \
+# The skeleton nicdiag_load_bench times. NICDIAG_HEADER=<signed header>
+# NICDIAG_NAME=<its skeleton name> times another one, say
+# build/tests/lskel/lskel_probe-build.lskel.h and lskel_probe.
+NICDIAG_HEADER ?= $(B)/examples/nicdiag/nicdiag.lskel.h
+NICDIAG_NAME ?= nicdiag
+
+CFLAGS	:= -std=gnu11 -O2 -Wall -Wextra -Werror -I$(UAPI) \
 	   -I$(ROOT)/tests/vm/guest/hornet
+# libbpf's skel_internal.h and the generated header are not ours: -isystem
+# keeps their warnings out of our -Werror.
+LSKEL_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -I$(UAPI) \
+	-isystem $(LIBBPF)/include -isystem $(dir $(NICDIAG_HEADER)) \
+	-DBENCH_LSKEL_HEADER='"$(notdir $(NICDIAG_HEADER))"' \
+	-DBENCH_LSKEL_NAME=$(NICDIAG_NAME)
 
-all: $(BIN)/hornet_verify_bench \
-	$(foreach s,$(SIZES),$(BIN)/hornet-data/bench-$(s).p7s)
+all: $(BIN)/hornet_verify_bench $(BIN)/nicdiag_load_bench $(DATA)/build.der \
+	$(foreach s,$(SIZES),$(DATA)/bench-$(s).p7s $(DATA)/bench-$(s).rsa)
 
 $(BIN)/hornet_verify_bench: $(ROOT)/tests/bench/hornet_verify_bench.c \
-		$(ROOT)/tests/vm/guest/hornet/blob_map.h
+		$(ROOT)/tests/vm/guest/hornet/blob_map.h $(ROOT)/tests/bench/bench.mk
 	@mkdir -p $(@D)
 	gcc $(CFLAGS) -static -o $@ $<
+
+# Rebuilt when the header, or which header, changes.
+$(GEN)/lskel: FORCE
+	@mkdir -p $(@D)
+	@echo '$(NICDIAG_HEADER) $(NICDIAG_NAME)' | cmp -s - $@ || \
+		echo '$(NICDIAG_HEADER) $(NICDIAG_NAME)' >$@
+
+$(BIN)/nicdiag_load_bench: $(ROOT)/tests/bench/nicdiag_load_bench.c $(NICDIAG_HEADER) \
+		$(GEN)/lskel $(ROOT)/tests/bench/bench.mk
+	@mkdir -p $(@D)
+	gcc $(LSKEL_CFLAGS) -static -o $@ $<
 
 $(GEN)/bench-%.bin: $(BIN)/hornet_verify_bench
 	@mkdir -p $(@D)
 	$(BIN)/hornet_verify_bench payload $* $@
 
-$(BIN)/hornet-data/bench-%.p7s: $(GEN)/bench-%.bin $(KEYS)/build.crt $(KEYS)/build.key
+$(DATA)/bench-%.p7s: $(GEN)/bench-%.bin $(KEYS)/build.crt $(KEYS)/build.key
 	@mkdir -p $(@D)
 	openssl cms -sign -binary -noattr -nosmimecap -nocerts -outform DER \
 		-md sha256 -signer $(KEYS)/build.crt -inkey $(KEYS)/build.key \
 		-in $< -out $@.tmp
 	mv $@.tmp $@
 
-.PHONY: all
+# With no signed attributes the SignerInfo's signature is PKCS#1 v1.5 over
+# the payload's digest, which is deterministic: the same bytes as in the
+# .p7s, and the run fails if the kernel disagrees.
+$(DATA)/bench-%.rsa: $(GEN)/bench-%.bin $(KEYS)/build.key
+	@mkdir -p $(@D)
+	openssl dgst -sha256 -sign $(KEYS)/build.key -out $@.tmp $<
+	mv $@.tmp $@
+
+$(KEYS)/build.crt $(KEYS)/build.key:
+	@echo "bench.mk: $@ is missing; run 'make keys' first" >&2; exit 1
+$(DATA)/build.der:
+	@echo "bench.mk: $@ is missing; run 'make tests' first" >&2; exit 1
+$(NICDIAG_HEADER):
+	@echo "bench.mk: $@ is missing; build examples/nicdiag first (make demo or make check)" >&2; exit 1
+
+.DELETE_ON_ERROR:
+.PHONY: all FORCE
+FORCE:
