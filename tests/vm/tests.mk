@@ -32,12 +32,13 @@ CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 LDFLAGS := -static
 
 # name: the programs; name_OBJS: what each links besides its own object.
-PROGS := seed_syscall seed_btf seed_fd_array seed_xdp vethpair
+PROGS := seed_syscall seed_btf seed_fd_array seed_xdp vethpair nicdiag_traffic
 seed_syscall_OBJS := tlib.o
 seed_btf_OBJS := tlib.o
 seed_fd_array_OBJS := tlib.o
 seed_xdp_OBJS := tlib.o veth.o
 vethpair_OBJS := veth.o
+nicdiag_traffic_OBJS := tlib.o
 
 # Programs that include the light skeleton of the same name.
 LSKELS := seed_syscall seed_btf seed_xdp
