@@ -348,8 +348,25 @@ static size_t decode_run(const unsigned char *s, size_t i, size_t n, struct buf 
 	size_t len = b->len, cap = b->cap, q;
 
 	while (i + 5 < n && len < cap) {
-		unsigned char c = s[i], c1 = s[i + 1];
+		unsigned char c, c1;
 
+		/*
+		 * Most of a bpftool line: \xHH followed by \x, which no
+		 * digit can extend, in a loop of its own.
+		 */
+		while (i + 5 < n && len < cap && s[i] == '\\' && s[i + 1] == 'x' &&
+		       s[i + 4] == '\\' && s[i + 5] == 'x') {
+			unsigned h1 = hex1[s[i + 2]], h2 = hex1[s[i + 3]];
+
+			if (!h1 || !h2)
+				break;
+			out[len++] = (unsigned char)((h1 - 1) << 4 | (h2 - 1));
+			i += 4;
+		}
+		if (i + 5 >= n || len >= cap)
+			break;
+		c = s[i];
+		c1 = s[i + 1];
 		/* Two \xHH in a row, the commonest case, in one step. */
 		if (c == '\\' && c1 == 'x' && i + 9 < n && cap - len >= 2 &&
 		    s[i + 4] == '\\' && s[i + 5] == 'x') {
@@ -892,28 +909,43 @@ static const bool scan_stop[256] = {
  * open: a line that ends in a line splice whose backslash does not follow
  * another one, and that has no quote and no '?', is literal through and
  * through. bpftool's literals are made of such lines, and memchr() is much
- * faster than looking at each byte.
+ * faster than looking at each byte. @stop is where the next '"' or '?' at or
+ * after @i is (or @n): it is looked for once per literal, not once a line.
  */
-static size_t skip_literal_lines(const unsigned char *s, size_t i, size_t n)
+static size_t skip_literal_lines(const unsigned char *s, size_t i, size_t stop)
 {
 	for (;;) {
-		const unsigned char *nl = memchr(s + i, '\n', n - i);
+		const unsigned char *nl = memchr(s + i, '\n', stop - i);
 		size_t end;
 
 		if (!nl)
 			return i;
 		end = (size_t)(nl - s);
-		if (end < i + 2 || s[end - 1] != '\\' || s[end - 2] == '\\' ||
-		    memchr(s + i, '"', end - i) || memchr(s + i, '?', end - i))
+		if (end < i + 2 || s[end - 1] != '\\' || s[end - 2] == '\\')
 			return i;
 		i = end + 1;
 	}
 }
 
+/*
+ * Where the next @c at or after @i is, or @n; @at caches the answer, which
+ * holds until @i passes it, so that each byte is looked at once.
+ */
+static size_t next_at(const unsigned char *s, size_t i, size_t n, int c,
+		      size_t *at)
+{
+	if (*at < i || !*at) {
+		const unsigned char *q = memchr(s + i, c, n - i);
+
+		*at = q ? (size_t)(q - s) : n;
+	}
+	return *at;
+}
+
 static int scan_literal(struct parser *p, size_t start)
 {
 	const unsigned char *s = p->s;
-	size_t i = p->pos, n = p->n;
+	size_t i = p->pos, n = p->n, quote = 0, qmark = 0;
 
 	for (;;) {
 		while (i < n && !scan_stop[s[i]])
@@ -935,10 +967,17 @@ static int scan_literal(struct parser *p, size_t start)
 			i++;
 			break;
 		default: {
-			size_t q = skip_splices(p, i);
+			size_t q = skip_splices(p, i), stop;
 
 			if (q != i) {
-				i = lskel_parse_slowly ? q : skip_literal_lines(s, q, n);
+				if (lskel_parse_slowly) {
+					i = q;
+					break;
+				}
+				stop = next_at(s, q, n, '"', &quote);
+				if (next_at(s, q, n, '?', &qmark) < stop)
+					stop = qmark;
+				i = skip_literal_lines(s, q, stop);
 				break;
 			}
 			/*
