@@ -8,8 +8,8 @@
 #   certificate that tests/vm/hornet.mk puts there as build.der);
 #   nicdiag_load_bench, built on the signed nicdiag light skeleton.
 #
-# Needs what `make kernel`, `make keys` and `make tests` build, and the
-# signed nicdiag header that the examples' build writes.
+# Needs what `make kernel`, `make keys` and `make tests` build; the signed
+# nicdiag header is examples/nicdiag/nicdiag.mk's, which `make tests` runs.
 
 ifeq ($(ROOT),)
 $(error ROOT is not set; run make -f tests/bench/bench.mk ROOT=<repo root>)
@@ -26,8 +26,8 @@ LIBBPF	:= $(B)/libbpf
 SIZES	:= 4096 65536 1048576 8388608
 
 # The skeleton nicdiag_load_bench times. NICDIAG_HEADER=<signed header>
-# NICDIAG_NAME=<its skeleton name> times another one, say
-# build/tests/lskel/lskel_probe-build.lskel.h and lskel_probe.
+# NICDIAG_NAME=<its skeleton name> times another one instead, say
+# $(B)/tests/lskel/lskel_probe-build.lskel.h and lskel_probe.
 NICDIAG_HEADER ?= $(B)/examples/nicdiag/nicdiag.lskel.h
 NICDIAG_NAME ?= nicdiag
 
@@ -83,7 +83,7 @@ $(KEYS)/build.crt $(KEYS)/build.key:
 $(DATA)/build.der:
 	@echo "bench.mk: $@ is missing; run 'make tests' first" >&2; exit 1
 $(NICDIAG_HEADER):
-	@echo "bench.mk: $@ is missing; build examples/nicdiag first (make demo or make check)" >&2; exit 1
+	@echo "bench.mk: $@ is missing; run 'make tests' first, which builds examples/nicdiag" >&2; exit 1
 
 .DELETE_ON_ERROR:
 .PHONY: all FORCE
