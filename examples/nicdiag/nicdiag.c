@@ -456,11 +456,17 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE;
 	}
 
-	/* From here on SIGINT and SIGTERM wait for stop_requested(). */
+	/*
+	 * From here on SIGINT and SIGTERM wait for stop_requested(). A shell
+	 * starts background jobs with SIGINT ignored, and an ignored signal
+	 * is dropped even while blocked: take both back first.
+	 */
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
 	sigprocmask(SIG_BLOCK, &stop, NULL);
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 
 	skel = nicdiag__open();
 	if (!skel) {
