@@ -2,7 +2,8 @@
 /*
  * nicdiag: signed NIC diagnostics. Attaches nicdiag.bpf.c to one interface
  * (XDP, or tc ingress with --tc), prints what it counted every interval,
- * and detaches on SIGINT or SIGTERM, or after --count reports.
+ * and detaches after --count reports, or on SIGINT or SIGTERM after a
+ * last report.
  *
  * It links only the generated light skeleton: the loader, its data and
  * its signature are in nicdiag.lskel.h, and skel_internal.h talks to
@@ -79,9 +80,9 @@ static void usage(FILE *f)
 "\n"
 "The BPF programs are a light skeleton, signed at build time; under\n"
 "Hornet's enforce mode an unsigned or altered copy is refused, and nicdiag\n"
-"says why. On SIGINT or SIGTERM it detaches and exits 0, leaving nothing\n"
-"attached. Exit status: 0 done, 1 the kernel refused or something failed,\n"
-"2 bad usage.\n");
+"says why. On SIGINT or SIGTERM it prints a last report, detaches and\n"
+"exits 0, leaving nothing attached. Exit status: 0 done, 1 the kernel\n"
+"refused or something failed, 2 bad usage.\n");
 }
 
 static int misuse(const char *fmt, const char *arg)
@@ -444,6 +445,7 @@ int main(int argc, char **argv)
 	struct nicdiag *skel;
 	unsigned long report;
 	int ifindex, link_fd, prog_fd, err, rc = EXIT_FAILURE;
+	bool stopped = false;
 	sigset_t stop;
 
 	err = parse_args(argc, argv, &o);
@@ -510,9 +512,9 @@ int main(int argc, char **argv)
 	memset(&last, 0, sizeof(last));
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	prev = start;
-	for (report = 1; !o.count || report <= o.count; report++) {
-		if (stop_requested(&stop, seconds(&start) + report * o.interval))
-			break;
+	for (report = 1; !stopped && (!o.count || report <= o.count); report++) {
+		/* Stopped by a signal: one last report, then detach. */
+		stopped = stop_requested(&stop, seconds(&start) + report * o.interval);
 		err = counter_read(&ctr, &now_stats);
 		if (err) {
 			fprintf(stderr, "nicdiag: cannot read the counters: %s\n",

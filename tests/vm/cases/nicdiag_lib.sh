@@ -78,7 +78,7 @@ nd_begin() {
 }
 
 nd_begin_no_hornet() {
-	trap 'nd_cleanup' EXIT
+	trap '_rc=$?; nd_cleanup; exit $_rc' EXIT
 }
 
 nd_cleanup() {
@@ -96,7 +96,7 @@ nd_cleanup() {
 # nothing on it by itself (no router solicitations, no MLD reports): what
 # nicdiag counts is only what the case sends.
 nd_veth_up() {
-	ND_V6_SAVED=$(cat "$ND_V6_DEFAULT")
+	[ -n "$ND_V6_SAVED" ] || ND_V6_SAVED=$(cat "$ND_V6_DEFAULT")
 	echo 1 >"$ND_V6_DEFAULT"
 	[ ! -e "/sys/class/net/$ND_TX" ] || vethpair -d "$ND_TX"
 	vethpair "$ND_TX" "$ND_RX" || fail "could not create the veth pair $ND_TX/$ND_RX"
@@ -174,7 +174,10 @@ nd_wait_packets() {
 	_i=0
 	until tail -n 1 "$ND_OUT" | grep -q "\"seconds\":[0-9.]*,\"packets\":$1,"; do
 		_i=$((_i + 1))
-		[ "$_i" -le "$HORNET_WAIT_STEPS" ] || fail "nicdiag never reported $1 packets: $(tail -n 1 "$ND_OUT")"
+		if [ "$_i" -gt "$HORNET_WAIT_STEPS" ]; then
+			nd_show_links >&2
+			fail "nicdiag never reported $1 packets: $(tail -n 1 "$ND_OUT")"
+		fi
 		sleep 0.05
 	done
 	_n=$(wc -l <"$ND_OUT")
@@ -183,6 +186,17 @@ nd_wait_packets() {
 		_i=$((_i + 1))
 		[ "$_i" -le "$HORNET_WAIT_STEPS" ] || fail "nicdiag stopped reporting"
 		sleep 0.05
+	done
+}
+
+# nd_show_links: what the kernel saw on the pair, for a failure report.
+nd_show_links() {
+	for _d in "$ND_TX" "$ND_RX"; do
+		echo "$_d: ifindex $(cat "/sys/class/net/$_d/ifindex") $(cat "/sys/class/net/$_d/operstate")" \
+			"rx $(cat "/sys/class/net/$_d/statistics/rx_packets")" \
+			"tx $(cat "/sys/class/net/$_d/statistics/tx_packets")" \
+			"tx_dropped $(cat "/sys/class/net/$_d/statistics/tx_dropped")" \
+			"$(nicdiag_traffic attached "$_d" | tr '\n' ' ')"
 	done
 }
 
