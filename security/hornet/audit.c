@@ -85,14 +85,16 @@ void hornet_audit_decision(const struct bpf_prog *prog,
 }
 
 /**
- * hornet_audit_sealed_map - record an attempt to reach a sealed map
- * @op: "map_get_fd" or "prog_bind_map"
- * @map: the sealed map
+ * hornet_audit_map_access - record an attempt to reach a protected map
+ * @op: what was attempted, e.g. "map_get_fd" or "map_update_elem"
+ * @map: the map
+ * @verdict: %HORNET_SEALED or %HORNET_HIDDEN
  * @mode: the mode the decision was made in
  * @allowed: whether the attempt goes on (only outside enforce mode)
  */
-void hornet_audit_sealed_map(const char *op, const struct bpf_map *map,
-			     enum hornet_mode mode, bool allowed)
+void hornet_audit_map_access(const char *op, const struct bpf_map *map,
+			     enum hornet_verdict verdict, enum hornet_mode mode,
+			     bool allowed)
 {
 	struct audit_buffer *ab;
 
@@ -102,10 +104,10 @@ void hornet_audit_sealed_map(const char *op, const struct bpf_map *map,
 	audit_log_format(ab, "op=%s map_id=%u map_name=", op, map->id);
 	audit_log_untrustedstring(ab, map->name);
 	audit_log_format(ab, " verdict=%s mode=%s",
-			 hornet_verdict_name(HORNET_SEALED), hornet_mode_name(mode));
+			 hornet_verdict_name(verdict), hornet_mode_name(mode));
 	hornet_audit_task(ab);
 	audit_log_format(ab, " res=%d errno=%d", allowed,
-			 hornet_verdict_errno(HORNET_SEALED));
+			 hornet_verdict_errno(verdict));
 	audit_log_end(ab);
 }
 

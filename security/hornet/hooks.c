@@ -107,29 +107,62 @@ int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
 }
 
 /**
+ * hornet_map_access - decide on an attempt to reach a map
+ * @op: what is attempted, for the audit record
+ * @map: the map
+ * @sealed: whether a sealed map is protected from @op
+ *
+ * Return: 0 if @map is neither sealed (when @sealed) nor hidden from the
+ * caller, or Hornet is not enforcing; else -EPERM.
+ */
+static int hornet_map_access(const char *op, const struct bpf_map *map,
+			     bool sealed)
+{
+	enum hornet_mode mode = READ_ONCE(hornet_policy.mode);
+	bool allowed = mode != HORNET_MODE_ENFORCE;
+	enum hornet_verdict verdict;
+
+	if (mode == HORNET_MODE_OFF)
+		return 0;
+	if (sealed && hornet_map_is_sealed(map))
+		verdict = HORNET_SEALED;
+	else if (hornet_map_hidden(map, hornet_prov_run_id()))
+		verdict = HORNET_HIDDEN;
+	else
+		return 0;
+	hornet_audit_map_access(op, map, verdict, mode, allowed);
+	return allowed ? 0 : hornet_verdict_errno(verdict);
+}
+
+/**
  * hornet_bpf_prog - check a program's maps before an fd for it is made
  * @prog: the program, after the BPF verifier has bound its maps
  *
  * Return:
- * * %0		- the program uses no map sealed by another load and, if it
- *		  is a fresh verified load, its maps are the maps it was
- *		  verified against; or Hornet is not enforcing
+ * * %0		- the program uses no map sealed by another load nor one
+ *		  hidden by a loader's run it is not part of and, if it is a
+ *		  fresh verified load, its maps are the maps it was verified
+ *		  against; or Hornet is not enforcing
  * * %-EPERM	- in enforce mode, the program uses a map sealed by another
- *		  load, or a map that was not part of its signed payload, or
- *		  misses one that was
+ *		  load or hidden from it, or a map that was not part of its
+ *		  signed payload, or misses one that was
  */
 int hornet_bpf_prog(struct bpf_prog *prog)
 {
 	enum hornet_mode mode = READ_ONCE(hornet_policy.mode);
-	struct hornet_result res = {
-		.verdict = HORNET_BADMAP,
-		.err = hornet_verdict_errno(HORNET_BADMAP),
-	};
+	struct hornet_result res = { };
 	bool allowed;
 
 	hornet_prov_named(prog);
-	if (mode == HORNET_MODE_OFF || !hornet_seal_check(prog))
+	if (mode == HORNET_MODE_OFF)
 		return 0;
+	if (hornet_seal_check(prog))
+		res.verdict = HORNET_BADMAP;
+	else if (hornet_prog_uses_hidden(prog, hornet_prov_run_id()))
+		res.verdict = HORNET_HIDDEN;
+	else
+		return 0;
+	res.err = hornet_verdict_errno(res.verdict);
 
 	allowed = mode != HORNET_MODE_ENFORCE;
 	if (allowed)
@@ -141,74 +174,163 @@ int hornet_bpf_prog(struct bpf_prog *prog)
 }
 
 /**
- * hornet_sealed_map_access - decide on an attempt to reach a sealed map
- * @op: what is attempted, for the audit record
- * @map: the map
- *
- * Return: 0 if @map is not sealed or Hornet is not enforcing, else -EPERM.
- */
-static int hornet_sealed_map_access(const char *op, const struct bpf_map *map)
-{
-	enum hornet_mode mode = READ_ONCE(hornet_policy.mode);
-	bool allowed = mode != HORNET_MODE_ENFORCE;
-
-	if (mode == HORNET_MODE_OFF || !hornet_map_is_sealed(map))
-		return 0;
-	hornet_audit_sealed_map(op, map, mode, allowed);
-	return allowed ? 0 : hornet_verdict_errno(HORNET_SEALED);
-}
-
-/**
- * hornet_bpf_map - refuse new fds for sealed maps
+ * hornet_bpf_map - refuse new fds for sealed and hidden maps
  * @map: the map an fd is about to be created for
  * @fmode: the fd's mode (unused: no access is allowed)
  *
- * Covers BPF_MAP_GET_FD_BY_ID and BPF_OBJ_GET; a map being created is
- * never sealed yet.
+ * Covers BPF_MAP_GET_FD_BY_ID and BPF_OBJ_GET, and the fd of a map being
+ * created, which is never sealed yet and is hidden only from other runs.
  *
- * Return: 0, or -EPERM for a sealed map in enforce mode.
+ * Return: 0, or -EPERM for a sealed or hidden map in enforce mode.
  */
 int hornet_bpf_map(struct bpf_map *map, fmode_t fmode)
 {
-	return hornet_sealed_map_access("map_get_fd", map);
+	return hornet_map_access("map_get_fd", map, true);
 }
 
 /**
- * hornet_bpf - note loader runs; refuse to bind a sealed map
+ * hornet_bpf_map_create - hide the maps a verified loader creates
+ * @map: the map being created
+ * @attr: its attributes (unused)
+ * @token: the BPF token, if any (unused)
+ * @kernel: whether the map is created from kernel context
+ *
+ * Return: 0, or -ENOMEM in enforce mode when the map cannot be hidden.
+ */
+int hornet_bpf_map_create(struct bpf_map *map, union bpf_attr *attr,
+			  struct bpf_token *token, bool kernel)
+{
+	enum hornet_mode mode = READ_ONCE(hornet_policy.mode);
+	struct hornet_task loader;
+	int err;
+
+	if (mode == HORNET_MODE_OFF || !kernel ||
+	    !hornet_prov_loader(&loader) || loader.verdict != HORNET_OK)
+		return 0;
+	err = hornet_map_hide(map, loader.run_id);
+	return mode == HORNET_MODE_ENFORCE ? err : 0;
+}
+
+/**
+ * struct hornet_map_cmd - a bpf() command that names a map by fd
+ * @cmd: the command
+ * @op: its name in audit records
+ * @fd: the offset of the fd in union bpf_attr
+ * @sealed: whether it is refused for sealed maps too (not only hidden ones)
+ */
+struct hornet_map_cmd {
+	int cmd;
+	const char *op;
+	size_t fd;
+	bool sealed;
+};
+
+#define HORNET_MAP_CMD(c, name, field, s) \
+	{ c, name, offsetof(union bpf_attr, field), s }
+
+/*
+ * Sealed maps are frozen, so the BPF core refuses syscall writes to them;
+ * hidden maps are not, so every command that names one is refused.
+ */
+static const struct hornet_map_cmd hornet_map_cmds[] = {
+	HORNET_MAP_CMD(BPF_MAP_LOOKUP_ELEM, "map_lookup_elem", map_fd, false),
+	HORNET_MAP_CMD(BPF_MAP_UPDATE_ELEM, "map_update_elem", map_fd, false),
+	HORNET_MAP_CMD(BPF_MAP_DELETE_ELEM, "map_delete_elem", map_fd, false),
+	HORNET_MAP_CMD(BPF_MAP_GET_NEXT_KEY, "map_get_next_key", map_fd, false),
+	HORNET_MAP_CMD(BPF_MAP_LOOKUP_AND_DELETE_ELEM, "map_lookup_and_delete",
+		       map_fd, false),
+	HORNET_MAP_CMD(BPF_MAP_FREEZE, "map_freeze", map_fd, false),
+	HORNET_MAP_CMD(BPF_MAP_LOOKUP_BATCH, "map_lookup_batch", batch.map_fd,
+		       false),
+	HORNET_MAP_CMD(BPF_MAP_LOOKUP_AND_DELETE_BATCH,
+		       "map_lookup_and_delete_batch", batch.map_fd, false),
+	HORNET_MAP_CMD(BPF_MAP_UPDATE_BATCH, "map_update_batch", batch.map_fd,
+		       false),
+	HORNET_MAP_CMD(BPF_MAP_DELETE_BATCH, "map_delete_batch", batch.map_fd,
+		       false),
+	HORNET_MAP_CMD(BPF_OBJ_PIN, "obj_pin", bpf_fd, false),
+	HORNET_MAP_CMD(BPF_OBJ_GET_INFO_BY_FD, "obj_get_info", info.bpf_fd,
+		       false),
+	HORNET_MAP_CMD(BPF_PROG_BIND_MAP, "prog_bind_map",
+		       prog_bind_map.map_fd, true),
+};
+
+/**
+ * hornet_bpf - refuse commands on sealed and hidden maps
  * @cmd: the bpf() command
  * @attr: its attributes
  * @size: their size (unused)
- * @kernel: whether the command comes from kernel context
+ * @kernel: whether the command comes from kernel context (unused: a
+ *	    loader's own commands are told apart by its run)
  *
- * A userspace BPF_PROG_RUN tells the task's blob which loader it runs, for
- * the provenance of what that loader creates.
+ * The fd is looked up here and again by the BPF core; the map the core
+ * finds is the one checked only if nobody replaces the fd in between.
  *
- * Return: 0, or -EPERM for BPF_PROG_BIND_MAP of a sealed map in enforce
- * mode.
+ * Return: 0, or -EPERM in enforce mode for BPF_PROG_BIND_MAP of a sealed
+ * map, or for any command in hornet_map_cmds on a hidden map.
  */
 int hornet_bpf(int cmd, union bpf_attr *attr, unsigned int size, bool kernel)
 {
-	struct bpf_prog *prog;
+	const struct hornet_map_cmd *mc = NULL;
 	struct bpf_map *map;
+	size_t i;
 	int err;
 
-	if (cmd == BPF_PROG_TEST_RUN && !kernel &&
-	    READ_ONCE(hornet_policy.mode) != HORNET_MODE_OFF) {
-		prog = bpf_prog_get(attr->test.prog_fd);
-		if (IS_ERR(prog))
-			return 0;	/* the BPF core reports the bad fd */
-		hornet_prov_run(prog);
-		bpf_prog_put(prog);
+	if (READ_ONCE(hornet_policy.mode) == HORNET_MODE_OFF)
 		return 0;
-	}
-	if (cmd != BPF_PROG_BIND_MAP)
+	for (i = 0; i < ARRAY_SIZE(hornet_map_cmds); i++)
+		if (hornet_map_cmds[i].cmd == cmd)
+			mc = &hornet_map_cmds[i];
+	if (!mc)
 		return 0;
-	map = bpf_map_get(attr->prog_bind_map.map_fd);
+	map = bpf_map_get(*(u32 *)((void *)attr + mc->fd));
 	if (IS_ERR(map))
-		return 0;	/* the BPF core reports the bad fd */
-	err = hornet_sealed_map_access("prog_bind_map", map);
+		return 0;	/* not a map: the BPF core decides */
+	err = hornet_map_access(mc->op, map, mc->sealed);
 	bpf_map_put(map);
 	return err;
+}
+
+/**
+ * hornet_mmap_file - refuse to map a hidden map into memory
+ * @file: the file being mapped, or NULL for anonymous memory
+ * @reqprot: the protection asked for (unused)
+ * @prot: the protection applied (unused)
+ * @flags: the mapping's flags (unused)
+ *
+ * Sealed maps need no check here: they are frozen, and the BPF core
+ * refuses a writable mapping of a frozen map.
+ *
+ * Return: 0, or -EPERM for a hidden map in enforce mode.
+ */
+int hornet_mmap_file(struct file *file, unsigned long reqprot,
+		     unsigned long prot, unsigned long flags)
+{
+	if (!file || file->f_op != &bpf_map_fops)
+		return 0;
+	return hornet_map_access("map_mmap", file->private_data, false);
+}
+
+/**
+ * hornet_bpf_prog_test_run - note the start of a loader's run
+ * @prog: the program about to run
+ *
+ * Return: 0; Hornet judges programs at load, not at run.
+ */
+int hornet_bpf_prog_test_run(struct bpf_prog *prog)
+{
+	if (READ_ONCE(hornet_policy.mode) != HORNET_MODE_OFF)
+		hornet_prov_run_begin(prog);
+	return 0;
+}
+
+/**
+ * hornet_bpf_prog_test_run_end - note the end of a loader's run
+ * @prog: the program that ran (unused)
+ */
+void hornet_bpf_prog_test_run_end(struct bpf_prog *prog)
+{
+	hornet_prov_run_end();
 }
 
 /**

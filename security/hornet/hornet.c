@@ -31,6 +31,10 @@ static struct security_hook_list hornet_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(bpf, hornet_bpf),
 	LSM_HOOK_INIT(bpf_map, hornet_bpf_map),
 	LSM_HOOK_INIT(bpf_map_free, hornet_bpf_map_free),
+	LSM_HOOK_INIT(bpf_map_create, hornet_bpf_map_create),
+	LSM_HOOK_INIT(bpf_prog_test_run, hornet_bpf_prog_test_run),
+	LSM_HOOK_INIT(bpf_prog_test_run_end, hornet_bpf_prog_test_run_end),
+	LSM_HOOK_INIT(mmap_file, hornet_mmap_file),
 };
 
 /**

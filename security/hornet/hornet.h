@@ -39,6 +39,8 @@ enum hornet_mode {
  * @HORNET_BADKEYRING: keyring_id does not name a keyring
  * @HORNET_KEYRING_DENIED: the keyring is not one the policy accepts
  * @HORNET_SEALED: an attempt to reach a map sealed by a verified load
+ * @HORNET_HIDDEN: an attempt to reach a map that a verified loader created
+ *		   during a run that has not ended
  * @HORNET_UNVERIFIED: a kernel-context load during the run of a loader
  *		       that was not verified
  * @HORNET_KERNEL: a load from kernel context (bpf_sys_bpf())
@@ -57,6 +59,7 @@ enum hornet_verdict {
 	HORNET_BADKEYRING,
 	HORNET_KEYRING_DENIED,
 	HORNET_SEALED,
+	HORNET_HIDDEN,
 	HORNET_UNVERIFIED,
 	HORNET_KERNEL,
 	HORNET_ERROR,
@@ -141,12 +144,16 @@ struct hornet_result {
 
 /**
  * struct hornet_task - Hornet's part of a task's security blob
- * @loader_id: the loader of the task's last BPF_PROG_RUN of a syscall
- *	       program, or 0 if it never ran one
+ * @run_id: while the task is in a userspace BPF_PROG_RUN of a syscall
+ *	    program (a loader), a number no other run has; 0 otherwise
+ * @loader_id: the id of that loader
  * @verdict: that loader's verdict
  * @signer: who vouched for that loader, or empty
+ *
+ * Only the task itself reads and writes its blob.
  */
 struct hornet_task {
+	u64 run_id;
 	u32 loader_id;
 	enum hornet_verdict verdict;
 	char signer[HORNET_SIGNER_MAX];
@@ -181,11 +188,17 @@ int hornet_seal_check(struct bpf_prog *prog);
 void hornet_seal_drop(struct bpf_prog *prog);
 bool hornet_map_is_sealed(const struct bpf_map *map);
 void hornet_map_unseal(struct bpf_map *map);
+int hornet_map_hide(struct bpf_map *map, u64 run_id);
+bool hornet_map_hidden(const struct bpf_map *map, u64 run_id);
+void hornet_run_unhide(u64 run_id);
+bool hornet_prog_uses_hidden(struct bpf_prog *prog, u64 run_id);
 
 /* provenance.c */
 struct seq_file;
 bool hornet_prov_loader(struct hornet_task *res);
-void hornet_prov_run(const struct bpf_prog *prog);
+void hornet_prov_run_begin(const struct bpf_prog *prog);
+void hornet_prov_run_end(void);
+u64 hornet_prov_run_id(void);
 int hornet_prov_add(const struct bpf_prog *prog, enum hornet_verdict verdict,
 		    enum hornet_origin origin, u32 loader_id, const char *signer);
 void hornet_prov_named(const struct bpf_prog *prog);
@@ -198,8 +211,9 @@ void hornet_audit_decision(const struct bpf_prog *prog,
 			   enum hornet_mode mode, bool allowed);
 void hornet_audit_config(const char *op, const char *old, const char *new,
 			 int err);
-void hornet_audit_sealed_map(const char *op, const struct bpf_map *map,
-			     enum hornet_mode mode, bool allowed);
+void hornet_audit_map_access(const char *op, const struct bpf_map *map,
+			     enum hornet_verdict verdict, enum hornet_mode mode,
+			     bool allowed);
 
 /* hooks.c */
 int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
@@ -208,6 +222,12 @@ int hornet_bpf_prog(struct bpf_prog *prog);
 void hornet_bpf_prog_free(struct bpf_prog *prog);
 int hornet_bpf(int cmd, union bpf_attr *attr, unsigned int size, bool kernel);
 int hornet_bpf_map(struct bpf_map *map, fmode_t fmode);
+int hornet_bpf_map_create(struct bpf_map *map, union bpf_attr *attr,
+			  struct bpf_token *token, bool kernel);
+int hornet_bpf_prog_test_run(struct bpf_prog *prog);
+void hornet_bpf_prog_test_run_end(struct bpf_prog *prog);
+int hornet_mmap_file(struct file *file, unsigned long reqprot,
+		     unsigned long prot, unsigned long flags);
 void hornet_bpf_map_free(struct bpf_map *map);
 
 #endif /* _SECURITY_HORNET_H */

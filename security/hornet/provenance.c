@@ -5,10 +5,12 @@
  * Every program Hornet lets through gets a record: its verdict and signer,
  * whether it came from userspace, from a loader's run or from the kernel
  * itself, and which loader created it. A kernel-context load (bpf_sys_bpf())
- * can only happen while the same task runs a BPF_PROG_TYPE_SYSCALL program,
- * and that run starts with the task's own BPF_PROG_RUN, so the task's blob
- * remembers the loader of its last run; a kernel-context load with no such
- * loader comes from the kernel proper, such as boot-time preload.
+ * can only happen while a task runs a BPF_PROG_TYPE_SYSCALL program. When
+ * that run is the task's own BPF_PROG_RUN, the hooks around it tell the
+ * task's blob which loader runs and when it stops; a kernel-context load
+ * outside such a run comes from the kernel proper, such as boot-time
+ * preload. The blob is per task, so two loaders that run at once on two
+ * CPUs each see their own.
  *
  * Records are read under RCU by the securityfs "programs" file and freed
  * after a grace period; they copy what they show, so that the program
@@ -67,31 +69,44 @@ static struct hornet_task *hornet_task_ctx(const struct task_struct *task)
 	return task->security + hornet_blob_sizes.lbs_task;
 }
 
+/* Numbers runs; 0 means "in no run". */
+static atomic64_t hornet_run_seq = ATOMIC64_INIT(0);
+
 /**
  * hornet_prov_loader - the loader whose run the current task is in
- * @res: filled with the loader's id, verdict and signer
+ * @res: filled with the run, the loader's id, verdict and signer
  *
- * Return: true if the current task has run a loader, false if a
+ * Return: true if the current task is in a loader's run, false if a
  * kernel-context load from it comes from the kernel proper.
  */
 bool hornet_prov_loader(struct hornet_task *res)
 {
 	const struct hornet_task *ctx = hornet_task_ctx(current);
 
-	if (!READ_ONCE(ctx->loader_id))
+	if (!ctx->run_id)
 		return false;
 	*res = *ctx;
 	return true;
 }
 
 /**
- * hornet_prov_run - note that the current task runs a program
- * @prog: the program of a userspace BPF_PROG_RUN
+ * hornet_prov_run_id - the run the current task is in
+ *
+ * Return: the run's number, or 0 when the task is in none.
+ */
+u64 hornet_prov_run_id(void)
+{
+	return hornet_task_ctx(current)->run_id;
+}
+
+/**
+ * hornet_prov_run_begin - note that the current task starts a run
+ * @prog: the program of a userspace BPF_PROG_RUN, as it will run
  *
  * Only BPF_PROG_TYPE_SYSCALL programs can issue bpf_sys_bpf(); for them the
- * task remembers the loader, its verdict and its signer until its next run.
+ * task remembers the loader, its verdict and its signer until the run ends.
  */
-void hornet_prov_run(const struct bpf_prog *prog)
+void hornet_prov_run_begin(const struct bpf_prog *prog)
 {
 	struct hornet_task *ctx = hornet_task_ctx(current);
 	const struct hornet_prog_record *rec;
@@ -103,8 +118,26 @@ void hornet_prov_run(const struct bpf_prog *prog)
 	/* No record: loaded while Hornet was off, so nothing vouches for it. */
 	ctx->verdict = rec ? rec->verdict : HORNET_UNVERIFIED;
 	strscpy(ctx->signer, rec ? rec->signer : "", sizeof(ctx->signer));
-	WRITE_ONCE(ctx->loader_id, prog->aux->id);
 	rcu_read_unlock();
+	ctx->loader_id = prog->aux->id;
+	ctx->run_id = atomic64_inc_return(&hornet_run_seq);
+}
+
+/**
+ * hornet_prov_run_end - note that the current task's run has ended
+ *
+ * The maps the run hid become reachable, and later kernel-context loads of
+ * the task no longer belong to the loader.
+ */
+void hornet_prov_run_end(void)
+{
+	struct hornet_task *ctx = hornet_task_ctx(current);
+
+	if (!ctx->run_id)
+		return;
+	hornet_run_unhide(ctx->run_id);
+	ctx->run_id = 0;
+	ctx->loader_id = 0;
 }
 
 /**

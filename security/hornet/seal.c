@@ -16,6 +16,11 @@
  * for it (BPF_MAP_GET_FD_BY_ID, BPF_OBJ_GET), and no other program may use
  * it, by reference or through BPF_PROG_BIND_MAP. It is frozen, so the
  * syscall side cannot write it; this keeps other programs from writing it.
+ *
+ * The maps a verified loader creates during its run are hidden until the
+ * run ends: the loader fills them, freezes some, and loads programs that
+ * are verified against their contents, and none of that may be disturbed.
+ * While hidden, a map can be reached only from within the run that made it.
  */
 
 #include <linux/bpf.h>
@@ -44,6 +49,9 @@ static DEFINE_XARRAY(hornet_seals);
  */
 static DEFINE_XARRAY(hornet_sealed_maps);
 #define HORNET_OWNER_GONE	xa_mk_value(0)
+
+/* Hidden maps, indexed by their address, each holding its run's number. */
+static DEFINE_XARRAY(hornet_hidden_maps);
 
 /**
  * hornet_seal_put - drop a seal and its map references
@@ -198,10 +206,75 @@ bool hornet_map_is_sealed(const struct bpf_map *map)
 }
 
 /**
+ * hornet_map_hide - hide a map that a verified loader creates
+ * @map: the map, being created
+ * @run_id: the loader's run, as in struct hornet_task
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int hornet_map_hide(struct bpf_map *map, u64 run_id)
+{
+	return xa_err(xa_store(&hornet_hidden_maps, (unsigned long)map,
+			       xa_mk_value(run_id), GFP_KERNEL));
+}
+
+/**
+ * hornet_map_hidden - whether a map is hidden from the caller
+ * @map: the map
+ * @run_id: the caller's run, or 0 when it is in none
+ *
+ * Return: true if @map was made by a loader run that has not ended and
+ * that is not @run_id.
+ */
+bool hornet_map_hidden(const struct bpf_map *map, u64 run_id)
+{
+	void *entry = xa_load(&hornet_hidden_maps, (unsigned long)map);
+
+	return entry && xa_to_value(entry) != run_id;
+}
+
+/**
+ * hornet_run_unhide - show the maps of a run that has ended
+ * @run_id: the run
+ */
+void hornet_run_unhide(u64 run_id)
+{
+	unsigned long index;
+	void *entry;
+
+	xa_for_each(&hornet_hidden_maps, index, entry) {
+		if (xa_to_value(entry) == run_id)
+			xa_cmpxchg(&hornet_hidden_maps, index, entry, NULL,
+				   GFP_KERNEL);
+	}
+}
+
+/**
+ * hornet_prog_uses_hidden - whether a program uses a map hidden from it
+ * @prog: a program whose fd is about to be created
+ * @run_id: the run the program is loaded in, or 0
+ *
+ * Return: true if one of the program's maps is hidden from @run_id.
+ */
+bool hornet_prog_uses_hidden(struct bpf_prog *prog, u64 run_id)
+{
+	struct bpf_prog_aux *aux = prog->aux;
+	bool hidden = false;
+	u32 i;
+
+	mutex_lock(&aux->used_maps_mutex);
+	for (i = 0; i < aux->used_map_cnt && !hidden; i++)
+		hidden = hornet_map_hidden(aux->used_maps[i], run_id);
+	mutex_unlock(&aux->used_maps_mutex);
+	return hidden;
+}
+
+/**
  * hornet_map_unseal - forget a map that is freed
  * @map: the map
  */
 void hornet_map_unseal(struct bpf_map *map)
 {
 	xa_erase(&hornet_sealed_maps, (unsigned long)map);
+	xa_erase(&hornet_hidden_maps, (unsigned long)map);
 }

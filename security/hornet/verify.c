@@ -42,6 +42,7 @@ static const struct hornet_verdict_info hornet_verdicts[HORNET_VERDICT_MAX] = {
 	[HORNET_BADKEYRING]	= { "badkeyring", -EINVAL },
 	[HORNET_KEYRING_DENIED]	= { "keyring_denied", -EKEYREJECTED },
 	[HORNET_SEALED]		= { "sealed", -EPERM },
+	[HORNET_HIDDEN]		= { "hidden", -EPERM },
 	[HORNET_UNVERIFIED]	= { "unverified", -EPERM },
 	[HORNET_KERNEL]		= { "kernel", 0 },
 	[HORNET_ERROR]		= { "error", -EINVAL },

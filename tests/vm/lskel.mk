@@ -17,6 +17,12 @@
 #   stranger+team  -S, signed by stranger, then --add-signer team, keyring 1
 #   tampered       -S, signed by build, then one byte of opts_data changed
 #
+# tests/vm/progs/lskel_slow.bpf.c, whose loader runs for as long as the
+# verifier takes over its program, becomes build/tests/bin/lskel_race-build
+# (signed by the build key) and lskel_race-unsigned, from
+# tests/vm/guest/lskel/lskel_race.c, for the cases that attack a loader's
+# maps during its run.
+#
 # Needs what `make kernel` and `make -C tools/lskel-sign` build; a change to
 # the BPF program, bpftool, lskel-sign, skel_internal.h or the keys rebuilds
 # what depends on it.
@@ -89,7 +95,7 @@ first_opts = $(call signer_opts,$(firstword $(SIGNERS.$(1)))) \
 	$(if $(word 2,$(SIGNERS.$(1))),,$(call keyring_opt,$(1)))
 later_signers = $(wordlist 2,$(words $(SIGNERS.$(1))),$(SIGNERS.$(1)))
 
-all: $(addprefix $(BIN)/lskel_probe-,$(VARIANTS))
+all: $(addprefix $(BIN)/lskel_probe-,$(VARIANTS)) $(BIN)/lskel_race-build $(BIN)/lskel_race-unsigned
 
 KDEPS := $(UAPI)/linux/bpf.h $(LIBBPF)/include/bpf/bpf_helpers.h \
 	$(LIBBPF)/include/bpf/skel_internal.h
@@ -156,6 +162,28 @@ $(VARIANTS:%=$(OUT)/lskel_probe-%.o): $(OUT)/lskel_probe-%.o: \
 
 $(VARIANTS:%=$(BIN)/lskel_probe-%): $(BIN)/lskel_probe-%: $(OUT)/lskel_probe-%.o | $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $<
+
+$(OUT)/lskel_slow.bpf.o: $(SRC)/progs/lskel_slow.bpf.c $(MK) $(OUT)/tools | $(KDEPS)
+	$(CLANG) $(BPF_CFLAGS) -MD -MP -c $< -o $@
+
+$(OUT)/lskel_slow-unsigned.lskel.h: $(OUT)/lskel_slow.bpf.o $(BPFTOOL) $(MK) $(OUT)/tools
+	$(BPFTOOL) gen skeleton -S $< name lskel_slow >$@.tmp
+	grep -q 'lskel-sign: begin' $@.tmp
+	mv $@.tmp $@
+
+$(OUT)/lskel_slow-build.lskel.h: $(OUT)/lskel_slow-unsigned.lskel.h $(LSKEL_SIGN) \
+		$(KEYS)/build.pem $(KEYS)/build.crt $(MK) $(OUT)/tools
+	cp $< $@.tmp
+	$(LSKEL_SIGN) --key $(KEYS)/build.pem $@.tmp
+	$(LSKEL_SIGN) --verify --cert $(KEYS)/build.crt $@.tmp >/dev/null
+	mv $@.tmp $@
+
+$(OUT)/lskel_race-%.o: $(SRC)/guest/lskel/lskel_race.c $(OUT)/lskel_slow-%.lskel.h \
+		$(MK) $(OUT)/tools | $(KDEPS)
+	$(CC) $(CFLAGS) -DLSKEL_RACE_HEADER='"lskel_slow-$*.lskel.h"' -MD -MP -c $< -o $@
+
+$(BIN)/lskel_race-%: $(OUT)/lskel_race-%.o | $(BIN)
+	$(CC) $(LDFLAGS) -pthread -o $@ $<
 
 $(OUT) $(BIN):
 	mkdir -p $@

@@ -23,10 +23,12 @@ static inline long blob_sys_bpf(int cmd, union bpf_attr *attr)
 
 /*
  * Create an array map with one SIZE-byte element holding VALUE, named NAME,
- * frozen if FREEZE. Returns the map fd, or -errno of the step that failed.
+ * with MAP_FLAGS (e.g. BPF_F_MMAPABLE), frozen if FREEZE. Returns the map
+ * fd, or -errno of the step that failed.
  */
-static inline int blob_map_create(const char *name, const void *value,
-				  uint32_t size, bool freeze)
+static inline int blob_map_create_flags(const char *name, const void *value,
+					uint32_t size, bool freeze,
+					uint32_t map_flags)
 {
 	union bpf_attr attr;
 	uint32_t key = 0;
@@ -37,6 +39,7 @@ static inline int blob_map_create(const char *name, const void *value,
 	attr.key_size = sizeof(key);
 	attr.value_size = size;
 	attr.max_entries = 1;
+	attr.map_flags = map_flags;
 	strncpy(attr.map_name, name, sizeof(attr.map_name) - 1);
 	fd = blob_sys_bpf(BPF_MAP_CREATE, &attr);
 	if (fd < 0)
@@ -59,6 +62,13 @@ fail:
 	err = -errno;
 	close(fd);
 	return err;
+}
+
+/* blob_map_create_flags() with no map flags: a blob like a loader's. */
+static inline int blob_map_create(const char *name, const void *value,
+				  uint32_t size, bool freeze)
+{
+	return blob_map_create_flags(name, value, size, freeze, 0);
 }
 
 /*

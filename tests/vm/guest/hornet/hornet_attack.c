@@ -7,7 +7,7 @@
  *   hornet_attack payload-loader OUT   the loader's payload, to sign
  *   hornet_attack payload-writer OUT   the writer's payload, to sign
  *   hornet_attack payload-dummy OUT    the bind target's payload, to sign
- *   hornet_attack run LOADER_SIG WRITER_SIG DUMMY_SIG
+ *   hornet_attack run LOADER_SIG WRITER_SIG DUMMY_SIG [unfrozen]
  *
  * run loads the loader with its blob (signed when LOADER_SIG is not "-"),
  * then tries, printing one line per step as NAME=0 or NAME=-ERRNO:
@@ -17,7 +17,13 @@
  *   bind_map       BPF_PROG_BIND_MAP of the blob to a throwaway program
  *                  (signed when DUMMY_SIG is not "-")
  *   update         BPF_MAP_UPDATE_ELEM on the blob through the caller's fd
+ *   mmap_write     a writable shared mmap of the blob (it is mmapable)
+ *   freeze         BPF_MAP_FREEZE of the blob, as if to start over: a
+ *                  frozen map has no write access left to freeze, so EPERM
  *   run            BPF_PROG_TEST_RUN of the loader
+ *
+ * With "unfrozen" after the signatures, the blob is left writable: the
+ * control that shows each step can succeed when nothing protects the blob.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -26,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include "blob_map.h"
 
@@ -106,7 +113,7 @@ static void report(const char *step, int ret)
 }
 
 static int cmd_run(const char *loader_sig_path, const char *writer_sig_path,
-		   const char *dummy_sig_path)
+		   const char *dummy_sig_path, bool freeze)
 {
 	static uint8_t loader_sig[65536], writer_sig[65536], dummy_sig[65536];
 	size_t loader_sig_len, writer_sig_len, dummy_sig_len;
@@ -114,12 +121,14 @@ static int cmd_run(const char *loader_sig_path, const char *writer_sig_path,
 	union bpf_attr attr;
 	int blob_fd, loader_fd, fd, dummy_fd;
 	uint32_t key = 0;
+	void *mem;
 
 	loader_sig_len = read_sig(loader_sig_path, loader_sig, sizeof(loader_sig));
 	writer_sig_len = read_sig(writer_sig_path, writer_sig, sizeof(writer_sig));
 	dummy_sig_len = read_sig(dummy_sig_path, dummy_sig, sizeof(dummy_sig));
 
-	blob_fd = blob_map_create("attack_blob", blob, BLOB_SIZE, true);
+	blob_fd = blob_map_create_flags("attack_blob", blob, BLOB_SIZE, freeze,
+					BPF_F_MMAPABLE);
 	if (blob_fd < 0) {
 		errno = -blob_fd;
 		die("blob map");
@@ -168,6 +177,17 @@ static int cmd_run(const char *loader_sig_path, const char *writer_sig_path,
 	fd = blob_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr);
 	report("update", fd < 0 ? -errno : 0);
 
+	mem = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
+		   MAP_SHARED, blob_fd, 0);
+	report("mmap_write", mem == MAP_FAILED ? -errno : 0);
+	if (mem != MAP_FAILED)
+		munmap(mem, sysconf(_SC_PAGESIZE));
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = blob_fd;
+	fd = blob_sys_bpf(BPF_MAP_FREEZE, &attr);
+	report("freeze", fd < 0 ? -errno : 0);
+
 	memset(&attr, 0, sizeof(attr));
 	attr.test.prog_fd = loader_fd;
 	fd = blob_sys_bpf(BPF_PROG_TEST_RUN, &attr);
@@ -191,8 +211,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc == 5 && !strcmp(argv[1], "run"))
-		return cmd_run(argv[2], argv[3], argv[4]);
+		return cmd_run(argv[2], argv[3], argv[4], true);
+	if (argc == 6 && !strcmp(argv[1], "run") && !strcmp(argv[5], "unfrozen"))
+		return cmd_run(argv[2], argv[3], argv[4], false);
 	fprintf(stderr, "usage: hornet_attack payload-loader|payload-writer|payload-dummy OUT\n"
-			"       hornet_attack run LOADER_SIG|- WRITER_SIG|- DUMMY_SIG|-\n");
+			"       hornet_attack run LOADER_SIG|- WRITER_SIG|- DUMMY_SIG|- [unfrozen]\n");
 	return 2;
 }

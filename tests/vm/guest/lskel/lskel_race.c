@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * lskel_race: load the lskel_slow light skeleton while other threads of
+ * the same process try to reach the maps its loader is creating.
+ *
+ *   lskel_race-VARIANT race early|late
+ *                                 load under attack, report what worked
+ *   lskel_race-VARIANT show FILE  load, print FILE (e.g. Hornet's list of
+ *                                 live programs) as "show: LINE", destroy
+ *
+ * The loader's run lasts as long as the verifier takes over the slow
+ * program, which is the point: its maps exist, with fds in this process's
+ * table, while the run goes on. Two attackers loop until the load returns:
+ *
+ *   by id    walks every map id with BPF_MAP_GET_NEXT_ID, asks for an fd
+ *            with BPF_MAP_GET_FD_BY_ID and writes element 0 of each map
+ *            it gets;
+ *   by fd    tries every fd number below FD_SCAN, as a thread sharing the
+ *            loader's fd table can: BPF_MAP_UPDATE_ELEM, BPF_OBJ_PIN and a
+ *            writable shared mmap.
+ *
+ * Neither writes the blob map (the first new map): an unsigned loader's
+ * blob is not frozen, and zeroing it under the running loader would only
+ * break the control below.
+ *
+ * "early" starts both once the loader has made its first map, while it
+ * is still filling and freezing its maps; "late" once it has made all
+ * three, and goes on while the verifier works. Before the first, the blob
+ * map is not frozen yet; writing it then is another attack, which the
+ * signature check catches, and would make the load fail here. Where
+ * nothing stops them (a control), early attacks can make the loader's own
+ * writes or freeze fail, so a control attacks late.
+ *
+ * Only attempts that are certainly inside the run count. The slow program
+ * is the last thing the loader makes, and program ids only grow: an
+ * attempt that has returned while no program with the slow program's id
+ * exists yet was made during the run (its maps existed, so it had begun).
+ * Each attempt notes the highest program id that exists once it has
+ * returned; after the load, those below the slow program's id count.
+ *
+ * race prints, one line each:
+ *   load=0|load=-ERRNO          what lskel_slow__load() returned
+ *   window_ms=N                 how long the load took
+ * and for each of the skeleton's maps (rodata, data, bss), counting only
+ * the attempts made during the run:
+ *   map NAME id=N byid_refused=N byid_ok=N fd_ok=N
+ *     byid_refused  BPF_MAP_GET_FD_BY_ID on it failed with EPERM
+ *     byid_ok       BPF_MAP_GET_FD_BY_ID on it gave an fd
+ *     fd_ok         an update, pin or mmap through its fd worked
+ *   fd_refused=N                EPERM from an update, pin or mmap on an fd
+ *                               that became one of the skeleton's maps
+ * and then, after the load, for each map:
+ *   after NAME byid=0|-ERRNO update=0|-ERRNO
+ *
+ * Exit status 0 whatever happened (the case judges), 1 when something else
+ * failed, 2 on bad usage.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <linux/bpf.h>
+
+#ifndef LSKEL_RACE_HEADER
+#error "LSKEL_RACE_HEADER must name the light skeleton header to test"
+#endif
+#include LSKEL_RACE_HEADER
+
+#define FD_SCAN		64
+#define MAX_EVENTS	(1 << 18)
+#define VALUE_MAX	4096
+#define PIN_PATH	"/sys/fs/bpf/lskel_race"
+
+enum kind { BYID_REFUSED, BYID_OK, FD_OK, FD_REFUSED };
+
+/* One attempt: on a map id, or on an fd number. */
+struct event {
+	enum kind kind;
+	uint32_t id_or_fd;
+	uint32_t max_prog_id;	/* the highest program id once it returned */
+};
+
+static struct event events[MAX_EVENTS];
+static atomic_uint nr_events;
+static atomic_bool stop;
+static uint32_t base_id;
+static uint32_t blob_id;	/* the first map above base_id */
+static int start_after;	/* new maps to wait for: 2 early, 4 late */
+
+static void die(const char *what, int err)
+{
+	fprintf(stderr, "lskel_race: %s%s%s\n", what, err ? ": " : "",
+		err ? strerror(err) : "");
+	exit(EXIT_FAILURE);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+/* The id after ID of a map (BPF_MAP_GET_NEXT_ID) or a program; 0 at the end. */
+static uint32_t next_id(int cmd, uint32_t id)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.start_id = id;
+	return sys_bpf(cmd, &attr) ? 0 : attr.next_id;
+}
+
+static uint32_t next_map_id(uint32_t id)
+{
+	return next_id(BPF_MAP_GET_NEXT_ID, id);
+}
+
+/* The highest id of a program that exists now. */
+static uint32_t max_prog_id(void)
+{
+	uint32_t max = 0;
+
+	for (uint32_t id = next_id(BPF_PROG_GET_NEXT_ID, 0); id;
+	     id = next_id(BPF_PROG_GET_NEXT_ID, id))
+		max = id;
+	return max;
+}
+
+/* Note an attempt that has just returned. */
+static void record(enum kind kind, uint32_t id_or_fd)
+{
+	unsigned int i = atomic_fetch_add(&nr_events, 1);
+
+	if (i < MAX_EVENTS)
+		events[i] = (struct event){ kind, id_or_fd, max_prog_id() };
+}
+
+/* Element 0 := zeros; 0 or -errno. */
+static int update_elem(int fd)
+{
+	static const uint8_t zeros[VALUE_MAX];
+	union bpf_attr attr;
+	uint32_t key = 0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (uint64_t)(uintptr_t)&key;
+	attr.value = (uint64_t)(uintptr_t)zeros;
+	return sys_bpf(BPF_MAP_UPDATE_ELEM, &attr) ? -errno : 0;
+}
+
+/* The id of the map at FD, or 0 if FD is not a map we may ask about. */
+static uint32_t map_id(int fd)
+{
+	struct bpf_map_info info;
+	union bpf_attr attr;
+
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (uint64_t)(uintptr_t)&info;
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+		return 0;
+	return info.id;
+}
+
+/* The id of the program at FD, or 0. */
+static uint32_t prog_id(int fd)
+{
+	struct bpf_prog_info info;
+	union bpf_attr attr;
+
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (uint64_t)(uintptr_t)&info;
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+		return 0;
+	return info.id;
+}
+
+static int map_get_fd_by_id(uint32_t id)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_id = id;
+	fd = (int)sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Wait for start_after maps above base_id, or the end; note the blob's id. */
+static void wait_for_maps(void)
+{
+	int n;
+
+	do {
+		n = 0;
+		for (uint32_t id = next_map_id(base_id); id; id = next_map_id(id))
+			n++;
+	} while (!atomic_load(&stop) && n < start_after);
+	blob_id = next_map_id(base_id);
+}
+
+static void *attack_by_id(void *unused)
+{
+	(void)unused;
+	wait_for_maps();
+	while (!atomic_load(&stop)) {
+		for (uint32_t id = next_map_id(base_id); id; id = next_map_id(id)) {
+			union bpf_attr attr;
+			int fd;
+
+			if (id == blob_id)
+				continue;
+
+			memset(&attr, 0, sizeof(attr));
+			attr.map_id = id;
+			fd = (int)sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
+			if (fd < 0) {
+				if (errno == EPERM)
+					record(BYID_REFUSED, id);
+				continue;
+			}
+			update_elem(fd);
+			record(BYID_OK, id);
+			close(fd);
+		}
+	}
+	return NULL;
+}
+
+/* Try every way in through FD; record a success by map id. */
+static void attack_fd(int fd)
+{
+	union bpf_attr attr;
+	bool refused = false;
+	void *mem;
+	int err;
+
+	if (map_id(fd) == blob_id)
+		return;
+	err = update_elem(fd);
+	if (!err) {
+		record(FD_OK, map_id(fd));
+		return;
+	}
+	refused |= err == -EPERM;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.bpf_fd = fd;
+	attr.pathname = (uint64_t)(uintptr_t)PIN_PATH;
+	if (!sys_bpf(BPF_OBJ_PIN, &attr)) {
+		unlink(PIN_PATH);
+		record(FD_OK, map_id(fd));
+		return;
+	}
+	refused |= errno == EPERM;
+
+	mem = mmap(NULL, VALUE_MAX, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (mem != MAP_FAILED) {
+		munmap(mem, VALUE_MAX);
+		record(FD_OK, map_id(fd));
+		return;
+	}
+	refused |= errno == EPERM;
+	if (refused)
+		record(FD_REFUSED, (uint32_t)fd);
+}
+
+static void *attack_by_fd(void *unused)
+{
+	(void)unused;
+	/* The blob map is the first new map, the loader's maps follow. */
+	wait_for_maps();
+	while (!atomic_load(&stop))
+		for (int fd = 3; fd < FD_SCAN; fd++)
+			attack_fd(fd);
+	return NULL;
+}
+
+static void show_file(const char *path)
+{
+	char line[512];
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		die(path, errno);
+	while (fgets(line, sizeof(line), f))
+		printf("show: %s", line);
+	fclose(f);
+}
+
+struct named_map {
+	const char *name;
+	int fd;
+	uint32_t id;
+};
+
+static int race(void)
+{
+	pthread_t by_id, by_fd;
+	struct lskel_slow *skel;
+	struct named_map maps[3];
+	uint64_t start, end;
+	unsigned int n;
+	uint32_t slow_id;
+	int fd_refused = 0;
+	int err;
+
+	skel = lskel_slow__open();
+	if (!skel)
+		die("lskel_slow__open()", errno);
+	/* Maps made from here on are the loader's (or ours: none). */
+	for (uint32_t id = next_map_id(0); id; id = next_map_id(id))
+		base_id = id;
+
+	if (pthread_create(&by_id, NULL, attack_by_id, NULL) ||
+	    pthread_create(&by_fd, NULL, attack_by_fd, NULL))
+		die("pthread_create", 0);
+	start = now_ns();
+	err = lskel_slow__load(skel);
+	end = now_ns();
+	atomic_store(&stop, true);
+	pthread_join(by_id, NULL);
+	pthread_join(by_fd, NULL);
+
+	printf("load=%d\n", err);
+	printf("window_ms=%llu\n", (unsigned long long)((end - start) / 1000000));
+	if (err) {
+		lskel_slow__destroy(skel);
+		return 0;
+	}
+	if (atomic_load(&nr_events) > MAX_EVENTS)
+		die("too many attempts to record; raise MAX_EVENTS", 0);
+
+	maps[0] = (struct named_map){ "rodata", skel->maps.rodata.map_fd, 0 };
+	maps[1] = (struct named_map){ "data", skel->maps.data.map_fd, 0 };
+	maps[2] = (struct named_map){ "bss", skel->maps.bss.map_fd, 0 };
+	slow_id = prog_id(skel->progs.slow.prog_fd);
+	if (!slow_id)
+		die("no id for the slow program", errno);
+	n = atomic_load(&nr_events);
+	for (int m = 0; m < 3; m++) {
+		int counts[FD_REFUSED + 1] = { 0 };
+
+		maps[m].id = map_id(maps[m].fd);
+		if (!maps[m].id)
+			die("no id for a skeleton map", errno);
+		for (unsigned int i = 0; i < n; i++) {
+			const struct event *e = &events[i];
+
+			if (e->max_prog_id >= slow_id)
+				continue;	/* maybe after the run */
+			if (e->kind == FD_REFUSED) {
+				if (e->id_or_fd == (uint32_t)maps[m].fd)
+					fd_refused++;
+			} else if (e->id_or_fd == maps[m].id) {
+				counts[e->kind]++;
+			}
+		}
+		printf("map %s id=%u byid_refused=%d byid_ok=%d fd_ok=%d\n",
+		       maps[m].name, maps[m].id, counts[BYID_REFUSED],
+		       counts[BYID_OK], counts[FD_OK]);
+	}
+	printf("fd_refused=%d\n", fd_refused);
+
+	for (int m = 0; m < 3; m++) {
+		int fd = map_get_fd_by_id(maps[m].id);
+
+		printf("after %s byid=%d update=%d\n", maps[m].name,
+		       fd < 0 ? fd : 0, update_elem(maps[m].fd));
+		if (fd >= 0)
+			close(fd);
+	}
+	lskel_slow__destroy(skel);
+	return 0;
+}
+
+static int show(const char *path)
+{
+	struct lskel_slow *skel = lskel_slow__open();
+	int err;
+
+	if (!skel)
+		die("lskel_slow__open()", errno);
+	err = lskel_slow__load(skel);
+	printf("load=%d\n", err);
+	if (!err)
+		show_file(path);
+	lskel_slow__destroy(skel);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "race") &&
+	    (!strcmp(argv[2], "early") || !strcmp(argv[2], "late"))) {
+		start_after = strcmp(argv[2], "early") ? 4 : 2;
+		return race();
+	}
+	if (argc == 3 && !strcmp(argv[1], "show"))
+		return show(argv[2]);
+	fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
+		"Usage: lskel_race-VARIANT race early|late\n"
+		"       lskel_race-VARIANT show FILE\n"
+		"built from %s\n", LSKEL_RACE_HEADER);
+	return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 2;
+}
