@@ -21,7 +21,10 @@
 # verifier takes over its program, becomes build/tests/bin/lskel_race-build
 # (signed by the build key) and lskel_race-unsigned, from
 # tests/vm/guest/lskel/lskel_race.c, for the cases that attack a loader's
-# maps during its run.
+# maps during its run. tests/vm/progs/seed_syscall.bpf.c, a syscall program
+# that loads a program of its own each time it runs, becomes
+# build/tests/bin/lskel_twice (signed by the build key), from
+# tests/vm/guest/lskel/lskel_twice.c.
 #
 # Needs what `make kernel` and `make -C tools/lskel-sign` build; a change to
 # the BPF program, bpftool, lskel-sign, skel_internal.h or the keys rebuilds
@@ -95,7 +98,8 @@ first_opts = $(call signer_opts,$(firstword $(SIGNERS.$(1)))) \
 	$(if $(word 2,$(SIGNERS.$(1))),,$(call keyring_opt,$(1)))
 later_signers = $(wordlist 2,$(words $(SIGNERS.$(1))),$(SIGNERS.$(1)))
 
-all: $(addprefix $(BIN)/lskel_probe-,$(VARIANTS)) $(BIN)/lskel_race-build $(BIN)/lskel_race-unsigned
+all: $(addprefix $(BIN)/lskel_probe-,$(VARIANTS)) $(BIN)/lskel_race-build $(BIN)/lskel_race-unsigned \
+	$(BIN)/lskel_twice
 
 KDEPS := $(UAPI)/linux/bpf.h $(LIBBPF)/include/bpf/bpf_helpers.h \
 	$(LIBBPF)/include/bpf/skel_internal.h
@@ -163,16 +167,21 @@ $(VARIANTS:%=$(OUT)/lskel_probe-%.o): $(OUT)/lskel_probe-%.o: \
 $(VARIANTS:%=$(BIN)/lskel_probe-%): $(BIN)/lskel_probe-%: $(OUT)/lskel_probe-%.o | $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $<
 
-$(OUT)/lskel_slow.bpf.o: $(SRC)/progs/lskel_slow.bpf.c $(MK) $(OUT)/tools | $(KDEPS)
+# Programs with a -S header, unsigned and signed by the build key.
+SIGNED_PROGS := lskel_slow seed_syscall
+
+$(SIGNED_PROGS:%=$(OUT)/%.bpf.o): $(OUT)/%.bpf.o: $(SRC)/progs/%.bpf.c $(MK) $(OUT)/tools \
+		| $(KDEPS)
 	$(CLANG) $(BPF_CFLAGS) -MD -MP -c $< -o $@
 
-$(OUT)/lskel_slow-unsigned.lskel.h: $(OUT)/lskel_slow.bpf.o $(BPFTOOL) $(MK) $(OUT)/tools
-	$(BPFTOOL) gen skeleton -S $< name lskel_slow >$@.tmp
+$(SIGNED_PROGS:%=$(OUT)/%-unsigned.lskel.h): $(OUT)/%-unsigned.lskel.h: $(OUT)/%.bpf.o \
+		$(BPFTOOL) $(MK) $(OUT)/tools
+	$(BPFTOOL) gen skeleton -S $< name $* >$@.tmp
 	grep -q 'lskel-sign: begin' $@.tmp
 	mv $@.tmp $@
 
-$(OUT)/lskel_slow-build.lskel.h: $(OUT)/lskel_slow-unsigned.lskel.h $(LSKEL_SIGN) \
-		$(KEYS)/build.pem $(KEYS)/build.crt $(MK) $(OUT)/tools
+$(SIGNED_PROGS:%=$(OUT)/%-build.lskel.h): $(OUT)/%-build.lskel.h: $(OUT)/%-unsigned.lskel.h \
+		$(LSKEL_SIGN) $(KEYS)/build.pem $(KEYS)/build.crt $(MK) $(OUT)/tools
 	cp $< $@.tmp
 	$(LSKEL_SIGN) --key $(KEYS)/build.pem $@.tmp
 	$(LSKEL_SIGN) --verify --cert $(KEYS)/build.crt $@.tmp >/dev/null
@@ -184,6 +193,13 @@ $(OUT)/lskel_race-%.o: $(SRC)/guest/lskel/lskel_race.c $(OUT)/lskel_slow-%.lskel
 
 $(BIN)/lskel_race-%: $(OUT)/lskel_race-%.o | $(BIN)
 	$(CC) $(LDFLAGS) -pthread -o $@ $<
+
+$(OUT)/lskel_twice.o: $(SRC)/guest/lskel/lskel_twice.c $(OUT)/seed_syscall-build.lskel.h \
+		$(MK) $(OUT)/tools | $(KDEPS)
+	$(CC) $(CFLAGS) -MD -MP -c $< -o $@
+
+$(BIN)/lskel_twice: $(OUT)/lskel_twice.o | $(BIN)
+	$(CC) $(LDFLAGS) -o $@ $<
 
 $(OUT) $(BIN):
 	mkdir -p $@
