@@ -17,6 +17,9 @@
  *   bind_map       BPF_PROG_BIND_MAP of the blob to a throwaway program
  *                  (signed when DUMMY_SIG is not "-")
  *   update         BPF_MAP_UPDATE_ELEM on the blob through the caller's fd
+ *   update_batch   BPF_MAP_UPDATE_BATCH of the blob's one element
+ *   obj_get        BPF_OBJ_GET of the blob, pinned by its owner at PIN_PATH
+ *                  (the pin itself needs the owner's fd, and is allowed)
  *   mmap_write     a writable shared mmap of the blob (it is mmapable)
  *   freeze         BPF_MAP_FREEZE of the blob, as if to start over: a
  *                  frozen map has no write access left to freeze, so EPERM
@@ -37,6 +40,7 @@
 #include "blob_map.h"
 
 #define WRITER_FD	201
+#define PIN_PATH	"/sys/fs/bpf/hornet_attack_blob"
 #define BLOB_SIZE	64
 
 static const struct bpf_insn loader_insns[] = {
@@ -176,6 +180,26 @@ static int cmd_run(const char *loader_sig_path, const char *writer_sig_path,
 	attr.value = (uintptr_t)blob;
 	fd = blob_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr);
 	report("update", fd < 0 ? -errno : 0);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.batch.map_fd = blob_fd;
+	attr.batch.keys = (uintptr_t)&key;
+	attr.batch.values = (uintptr_t)blob;
+	attr.batch.count = 1;
+	fd = blob_sys_bpf(BPF_MAP_UPDATE_BATCH, &attr);
+	report("update_batch", fd < 0 ? -errno : 0);
+
+	unlink(PIN_PATH);
+	memset(&attr, 0, sizeof(attr));
+	attr.bpf_fd = blob_fd;
+	attr.pathname = (uintptr_t)PIN_PATH;
+	if (blob_sys_bpf(BPF_OBJ_PIN, &attr))
+		die("BPF_OBJ_PIN");
+	memset(&attr, 0, sizeof(attr));
+	attr.pathname = (uintptr_t)PIN_PATH;
+	fd = blob_sys_bpf(BPF_OBJ_GET, &attr);
+	report("obj_get", fd < 0 ? -errno : fd);
+	unlink(PIN_PATH);
 
 	mem = mmap(NULL, sysconf(_SC_PAGESIZE), PROT_READ | PROT_WRITE,
 		   MAP_SHARED, blob_fd, 0);
