@@ -44,7 +44,8 @@ all: $(BIN)/hornet_verify_bench $(BIN)/nicdiag_load_bench $(DATA)/build.der \
 	$(foreach s,$(SIZES),$(DATA)/bench-$(s).p7s $(DATA)/bench-$(s).rsa)
 
 $(BIN)/hornet_verify_bench: $(ROOT)/tests/bench/hornet_verify_bench.c \
-		$(ROOT)/tests/vm/guest/hornet/blob_map.h $(ROOT)/tests/bench/bench.mk
+		$(ROOT)/tests/vm/guest/hornet/blob_map.h $(ROOT)/tests/bench/bench.h \
+		$(ROOT)/tests/bench/bench.mk
 	@mkdir -p $(@D)
 	gcc $(CFLAGS) -static -o $@ $<
 
@@ -55,7 +56,7 @@ $(GEN)/lskel: FORCE
 		echo '$(NICDIAG_HEADER) $(NICDIAG_NAME)' >$@
 
 $(BIN)/nicdiag_load_bench: $(ROOT)/tests/bench/nicdiag_load_bench.c $(NICDIAG_HEADER) \
-		$(GEN)/lskel $(ROOT)/tests/bench/bench.mk
+		$(GEN)/lskel $(ROOT)/tests/bench/bench.h $(ROOT)/tests/bench/bench.mk
 	@mkdir -p $(@D)
 	gcc $(LSKEL_CFLAGS) -static -o $@ $<
 

@@ -36,9 +36,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "blob_map.h"
 
-#define MODE_FILE	"/sys/kernel/security/hornet/mode"
 #define MAX_ROUNDS	1000
 #define MAX_SIZE	(16u << 20)
 
@@ -90,20 +90,12 @@ static int cmd_payload(size_t size, const char *out)
 	return 0;
 }
 
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
 static void set_mode(const char *mode)
 {
-	int fd = open(MODE_FILE, O_WRONLY);
+	int err = bench_set_mode(mode);
 
-	if (fd < 0 || write(fd, mode, strlen(mode)) < 0 || close(fd))
-		die(MODE_FILE);
+	if (err)
+		{ errno = -err; die(BENCH_MODE_FILE); };
 }
 
 /*
@@ -134,9 +126,9 @@ static double timed_load(const uint8_t *blob, size_t size, const void *sig,
 	attr.fd_array_cnt = 1;
 	attr.signature = (uintptr_t)sig;
 	attr.signature_size = sig_len;
-	t0 = now_us();
+	t0 = bench_now_us();
 	fd = blob_sys_bpf(BPF_PROG_LOAD, &attr);
-	t1 = now_us();
+	t1 = bench_now_us();
 	if (fd < 0)
 		die("BPF_PROG_LOAD (is the signature for this size?)");
 	close(fd);
@@ -154,11 +146,11 @@ static double timed_sha256(int tfm, const uint8_t *blob, size_t size,
 	op = accept(tfm, NULL, 0);
 	if (op < 0)
 		die("accept(AF_ALG)");
-	t0 = now_us();
+	t0 = bench_now_us();
 	if (send(op, prog_insns, sizeof(prog_insns), MSG_MORE) < 0 ||
 	    send(op, blob, size, 0) < 0 || read(op, digest, 32) != 32)
 		die("AF_ALG sha256");
-	t1 = now_us();
+	t1 = bench_now_us();
 	close(op);
 	return t1 - t0;
 }
@@ -193,26 +185,13 @@ static double timed_sigchk(long key, const uint8_t digest[32],
 	double t0, t1;
 	long r;
 
-	t0 = now_us();
+	t0 = bench_now_us();
 	r = syscall(__NR_keyctl, KEYCTL_PKEY_VERIFY, &params,
 		    "enc=pkcs1 hash=sha256", digest, sig);
-	t1 = now_us();
+	t1 = bench_now_us();
 	if (r)
 		die("KEYCTL_PKEY_VERIFY (is the raw signature for this size?)");
 	return t1 - t0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 static int cmd_run(size_t size, const char *sig_path, const char *cert_path,
@@ -252,10 +231,10 @@ static int cmd_run(size_t size, const char *sig_path, const char *cert_path,
 		chk[i] = timed_sigchk(key, digest, raw, raw_len);
 	}
 	set_mode("audit");
-	m_on = median(on, rounds);
-	m_off = median(off, rounds);
-	m_sha = median(sha, rounds);
-	m_chk = median(chk, rounds);
+	m_on = bench_median(on, rounds);
+	m_off = bench_median(off, rounds);
+	m_sha = bench_median(sha, rounds);
+	m_chk = bench_median(chk, rounds);
 	printf("%8zu %6d %11.1f %11.1f %11.1f %11.1f %11.1f %6.2f\n", size,
 	       rounds, m_on, m_off, m_on - m_off, m_sha, m_chk,
 	       (m_on - m_off) / (m_sha + m_chk));

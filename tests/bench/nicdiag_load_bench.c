@@ -27,13 +27,13 @@
 #error "BENCH_LSKEL_HEADER and BENCH_LSKEL_NAME name the light skeleton to time"
 #endif
 #include BENCH_LSKEL_HEADER
+#include "bench.h"
 
 #define SKEL_FN2(name, fn)	name##__##fn
 #define SKEL_FN(name, fn)	SKEL_FN2(name, fn)
 #define SKEL_STR2(x)		#x
 #define SKEL_STR(x)		SKEL_STR2(x)
 
-#define MODE_FILE	"/sys/kernel/security/hornet/mode"
 #define MAX_ROUNDS	1000
 
 static void die(const char *what, int err)
@@ -42,20 +42,12 @@ static void die(const char *what, int err)
 	exit(1);
 }
 
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
 static void set_mode(const char *mode)
 {
-	int fd = open(MODE_FILE, O_WRONLY);
+	int err = bench_set_mode(mode);
 
-	if (fd < 0 || write(fd, mode, strlen(mode)) < 0 || close(fd))
-		die(MODE_FILE, errno);
+	if (err)
+		die(BENCH_MODE_FILE, -err);
 }
 
 /* One open_and_load() and destroy(); a load that fails ends the run. */
@@ -64,26 +56,13 @@ static double timed_load_and_destroy(void)
 	struct BENCH_LSKEL_NAME *skel;
 	double t0, t1;
 
-	t0 = now_us();
+	t0 = bench_now_us();
 	skel = SKEL_FN(BENCH_LSKEL_NAME, open_and_load)();
 	if (!skel)
 		die(SKEL_STR(BENCH_LSKEL_NAME) "__open_and_load()", errno);
 	SKEL_FN(BENCH_LSKEL_NAME, destroy)(skel);
-	t1 = now_us();
+	t1 = bench_now_us();
 	return t1 - t0;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 int main(int argc, char **argv)
@@ -111,10 +90,10 @@ int main(int argc, char **argv)
 		pair[i] = on[i] / off[i];
 	}
 	set_mode("audit");
-	m_on = median(on, rounds);
-	m_off = median(off, rounds);
+	m_on = bench_median(on, rounds);
+	m_off = bench_median(off, rounds);
 	printf("%-12s %6d %11.1f %11.1f %11.3f %11.3f\n",
 	       SKEL_STR(BENCH_LSKEL_NAME), rounds, m_on, m_off, m_on / m_off,
-	       median(pair, rounds));
+	       bench_median(pair, rounds));
 	return 0;
 }

@@ -38,7 +38,7 @@ seed_btf_OBJS := tlib.o
 seed_fd_array_OBJS := tlib.o
 seed_xdp_OBJS := tlib.o veth.o
 vethpair_OBJS := veth.o
-nicdiag_traffic_OBJS := tlib.o
+nicdiag_traffic_OBJS := tlib.o veth.o
 
 # Programs that include the light skeleton of the same name.
 LSKELS := seed_syscall seed_btf seed_xdp

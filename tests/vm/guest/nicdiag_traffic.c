@@ -34,6 +34,7 @@
 #include <linux/udp.h>
 
 #include "tlib.h"
+#include "veth.h"
 
 #define FRAME_MAX	1514
 
@@ -75,17 +76,9 @@ static const struct row mix[] = {
 
 static void read_mac(const char *dev, unsigned char *mac)
 {
-	char path[64];
-	FILE *f;
-	int n;
+	int err = link_read_mac(dev, mac);
 
-	snprintf(path, sizeof(path), "/sys/class/net/%s/address", dev);
-	f = fopen(path, "r");
-	expect(f, "%s: %s", path, strerror(errno));
-	n = fscanf(f, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &mac[0], &mac[1],
-		   &mac[2], &mac[3], &mac[4], &mac[5]);
-	fclose(f);
-	expect(n == ETH_ALEN, "%s: no MAC address", path);
+	expect(!err, "no MAC address for %s: %s", dev, strerror(-err));
 }
 
 static __u16 ip_csum(const void *hdr, size_t len)

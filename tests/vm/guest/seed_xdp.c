@@ -39,17 +39,9 @@ static void cleanup(void)
 
 static void read_mac(const char *dev, unsigned char *mac)
 {
-	char path[64];
-	FILE *f;
-	int n;
+	int err = link_read_mac(dev, mac);
 
-	snprintf(path, sizeof(path), "/sys/class/net/%s/address", dev);
-	f = fopen(path, "r");
-	expect(f, "%s: %s", path, strerror(errno));
-	n = fscanf(f, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &mac[0], &mac[1],
-		   &mac[2], &mac[3], &mac[4], &mac[5]);
-	fclose(f);
-	expect(n == ETH_ALEN, "%s: no MAC address", path);
+	expect(!err, "no MAC address for %s: %s", dev, strerror(-err));
 }
 
 static unsigned long long rx_packets(const char *dev)

@@ -179,3 +179,19 @@ int veth_pair_up(const char *name0, const char *name1)
 		err = link_wait_up(name0, 5000);
 	return err;
 }
+
+int link_read_mac(const char *name, unsigned char *mac)
+{
+	char path[80];
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), "/sys/class/net/%s/address", name);
+	f = fopen(path, "r");
+	if (!f)
+		return -errno;
+	n = fscanf(f, "%hhx:%hhx:%hhx:%hhx:%hhx:%hhx", &mac[0], &mac[1],
+		   &mac[2], &mac[3], &mac[4], &mac[5]);
+	fclose(f);
+	return n == 6 ? 0 : -EINVAL;
+}

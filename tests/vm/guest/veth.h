@@ -6,6 +6,8 @@
 int veth_create(const char *name0, const char *name1);
 int link_set_up(const char *name);
 int link_delete(const char *name);
+/* Reads NAME's MAC address from /sys/class/net/NAME/address into MAC[6]. */
+int link_read_mac(const char *name, unsigned char *mac);
 /* Waits until /sys/class/net/NAME/operstate says "up". */
 int link_wait_up(const char *name, int timeout_ms);
 

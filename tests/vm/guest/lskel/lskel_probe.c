@@ -38,6 +38,7 @@
 #error "LSKEL_PROBE_HEADER must name the light skeleton header to test"
 #endif
 #include LSKEL_PROBE_HEADER
+#include "lskel_util.h"
 
 #define BSS_WRITE	100
 
@@ -94,18 +95,6 @@ static void print_comm(void)
 	fclose(f);
 	comm[strcspn(comm, "\n")] = '\0';
 	printf("comm=%s\n", comm);
-}
-
-static void show_file(const char *path)
-{
-	char line[512];
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		die("cannot open %s", path, errno);
-	while (fgets(line, sizeof(line), f))
-		printf("show: %s", line);
-	fclose(f);
 }
 
 int main(int argc, char **argv)
@@ -172,7 +161,8 @@ int main(int argc, char **argv)
 	 * live programs, for the provenance cases.
 	 */
 	if (getenv("LSKEL_PROBE_SHOW"))
-		show_file(getenv("LSKEL_PROBE_SHOW"));
+		if (lskel_show_file(getenv("LSKEL_PROBE_SHOW")))
+			die("cannot read %s", getenv("LSKEL_PROBE_SHOW"), errno);
 
 	lskel_probe__destroy(skel);
 	return 0;

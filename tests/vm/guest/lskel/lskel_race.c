@@ -74,6 +74,7 @@
 #error "LSKEL_RACE_HEADER must name the light skeleton header to test"
 #endif
 #include LSKEL_RACE_HEADER
+#include "lskel_util.h"
 
 #define FD_SCAN		64
 #define MAX_EVENTS	(1 << 18)
@@ -111,11 +112,6 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-}
-
 /* The id after ID of a map (BPF_MAP_GET_NEXT_ID) or a program; 0 at the end. */
 static uint32_t next_id(int cmd, uint32_t id)
 {
@@ -123,7 +119,7 @@ static uint32_t next_id(int cmd, uint32_t id)
 
 	memset(&attr, 0, sizeof(attr));
 	attr.start_id = id;
-	return sys_bpf(cmd, &attr) ? 0 : attr.next_id;
+	return lskel_sys_bpf(cmd, &attr) ? 0 : attr.next_id;
 }
 
 static uint32_t next_map_id(uint32_t id)
@@ -162,39 +158,7 @@ static int update_elem(int fd)
 	attr.map_fd = fd;
 	attr.key = (uint64_t)(uintptr_t)&key;
 	attr.value = (uint64_t)(uintptr_t)zeros;
-	return sys_bpf(BPF_MAP_UPDATE_ELEM, &attr) ? -errno : 0;
-}
-
-/* The id of the map at FD, or 0 if FD is not a map we may ask about. */
-static uint32_t map_id(int fd)
-{
-	struct bpf_map_info info;
-	union bpf_attr attr;
-
-	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (uint64_t)(uintptr_t)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
-		return 0;
-	return info.id;
-}
-
-/* The id of the program at FD, or 0. */
-static uint32_t prog_id(int fd)
-{
-	struct bpf_prog_info info;
-	union bpf_attr attr;
-
-	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (uint64_t)(uintptr_t)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
-		return 0;
-	return info.id;
+	return lskel_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr) ? -errno : 0;
 }
 
 static int map_get_fd_by_id(uint32_t id)
@@ -204,7 +168,7 @@ static int map_get_fd_by_id(uint32_t id)
 
 	memset(&attr, 0, sizeof(attr));
 	attr.map_id = id;
-	fd = (int)sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
+	fd = (int)lskel_sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
 	return fd < 0 ? -errno : fd;
 }
 
@@ -235,7 +199,7 @@ static void *attack_by_id(void *unused)
 
 			memset(&attr, 0, sizeof(attr));
 			attr.map_id = id;
-			fd = (int)sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
+			fd = (int)lskel_sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
 			if (fd < 0) {
 				if (errno == EPERM)
 					record(BYID_REFUSED, id);
@@ -257,11 +221,11 @@ static void attack_fd(int fd)
 	void *mem;
 	int err;
 
-	if (map_id(fd) == blob_id)
+	if (lskel_obj_id(fd) == blob_id)
 		return;
 	err = update_elem(fd);
 	if (!err) {
-		record(FD_OK, map_id(fd));
+		record(FD_OK, lskel_obj_id(fd));
 		return;
 	}
 	refused |= err == -EPERM;
@@ -269,9 +233,9 @@ static void attack_fd(int fd)
 	memset(&attr, 0, sizeof(attr));
 	attr.bpf_fd = fd;
 	attr.pathname = (uint64_t)(uintptr_t)PIN_PATH;
-	if (!sys_bpf(BPF_OBJ_PIN, &attr)) {
+	if (!lskel_sys_bpf(BPF_OBJ_PIN, &attr)) {
 		unlink(PIN_PATH);
-		record(FD_OK, map_id(fd));
+		record(FD_OK, lskel_obj_id(fd));
 		return;
 	}
 	refused |= errno == EPERM;
@@ -279,7 +243,7 @@ static void attack_fd(int fd)
 	mem = mmap(NULL, VALUE_MAX, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (mem != MAP_FAILED) {
 		munmap(mem, VALUE_MAX);
-		record(FD_OK, map_id(fd));
+		record(FD_OK, lskel_obj_id(fd));
 		return;
 	}
 	refused |= errno == EPERM;
@@ -296,18 +260,6 @@ static void *attack_by_fd(void *unused)
 		for (int fd = 3; fd < FD_SCAN; fd++)
 			attack_fd(fd);
 	return NULL;
-}
-
-static void show_file(const char *path)
-{
-	char line[512];
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		die(path, errno);
-	while (fgets(line, sizeof(line), f))
-		printf("show: %s", line);
-	fclose(f);
 }
 
 struct named_map {
@@ -356,14 +308,14 @@ static int race(void)
 	maps[0] = (struct named_map){ "rodata", skel->maps.rodata.map_fd, 0 };
 	maps[1] = (struct named_map){ "data", skel->maps.data.map_fd, 0 };
 	maps[2] = (struct named_map){ "bss", skel->maps.bss.map_fd, 0 };
-	slow_id = prog_id(skel->progs.slow.prog_fd);
+	slow_id = lskel_obj_id(skel->progs.slow.prog_fd);
 	if (!slow_id)
 		die("no id for the slow program", errno);
 	n = atomic_load(&nr_events);
 	for (int m = 0; m < 3; m++) {
 		int counts[FD_REFUSED + 1] = { 0 };
 
-		maps[m].id = map_id(maps[m].fd);
+		maps[m].id = lskel_obj_id(maps[m].fd);
 		if (!maps[m].id)
 			die("no id for a skeleton map", errno);
 		for (unsigned int i = 0; i < n; i++) {
@@ -406,7 +358,8 @@ static int show(const char *path)
 	err = lskel_slow__load(skel);
 	printf("load=%d\n", err);
 	if (!err)
-		show_file(path);
+		if (lskel_show_file(path))
+		die(path, errno);
 	lskel_slow__destroy(skel);
 	return 0;
 }

@@ -33,42 +33,12 @@
 
 #include "seed_syscall.h"
 #include "seed_syscall-build.lskel.h"
+#include "lskel_util.h"
 
 static void die(const char *what, int err)
 {
 	fprintf(stderr, "lskel_twice: %s: %s\n", what, strerror(err));
 	exit(EXIT_FAILURE);
-}
-
-static long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-}
-
-/* The id of the program or map at FD (their info starts alike), or 0. */
-static uint32_t obj_id(int fd)
-{
-	struct bpf_prog_info info;
-	union bpf_attr attr;
-
-	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (uint64_t)(uintptr_t)&info;
-	return sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) ? 0 : info.id;
-}
-
-static void show_file(const char *path)
-{
-	char line[512];
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		die(path, errno);
-	while (fgets(line, sizeof(line), f))
-		printf("show: %s", line);
-	fclose(f);
 }
 
 int main(int argc, char **argv)
@@ -92,7 +62,7 @@ int main(int argc, char **argv)
 		seed_syscall__destroy(skel);
 		return 0;
 	}
-	printf("spawner=%u\n", obj_id(skel->progs.seed_syscall.prog_fd));
+	printf("spawner=%u\n", lskel_obj_id(skel->progs.seed_syscall.prog_fd));
 
 	for (int run = 0; run < 2; run++) {
 		struct seed_syscall_ctx ctx = { .max_entries = 4, .key = 2,
@@ -105,7 +75,7 @@ int main(int argc, char **argv)
 		attr.test.prog_fd = skel->progs.seed_syscall.prog_fd;
 		attr.test.ctx_in = (uint64_t)(uintptr_t)&ctx;
 		attr.test.ctx_size_in = sizeof(ctx);	/* copied back after the run */
-		if (sys_bpf(BPF_PROG_TEST_RUN, &attr))
+		if (lskel_sys_bpf(BPF_PROG_TEST_RUN, &attr))
 			die("BPF_PROG_TEST_RUN", errno);
 		ret = attr.test.retval;
 		if (ctx.prog_fd < 0 || ctx.map_fd < 0) {
@@ -116,15 +86,16 @@ int main(int argc, char **argv)
 		child_fd[run] = ctx.prog_fd;
 
 		memset(&attr, 0, sizeof(attr));
-		attr.map_id = obj_id(ctx.map_fd);
-		map_fd = (int)sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
+		attr.map_id = lskel_obj_id(ctx.map_fd);
+		map_fd = (int)lskel_sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
 		printf("run=%d ret=%u child=%u map_byid=%d\n", run + 1, ret,
-		       obj_id(ctx.prog_fd), map_fd < 0 ? -errno : 0);
+		       lskel_obj_id(ctx.prog_fd), map_fd < 0 ? -errno : 0);
 		if (map_fd >= 0)
 			close(map_fd);
 		close(ctx.map_fd);
 	}
-	show_file(argv[1]);
+	if (lskel_show_file(argv[1]))
+		die(argv[1], errno);
 
 	for (int run = 0; run < 2; run++)
 		if (child_fd[run] >= 0)

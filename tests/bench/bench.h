@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the in-guest benchmarks share: a clock, Hornet's mode switch and a
+ * median. Each program defines bench_name before including this file.
+ */
+#ifndef HORNET_BENCH_H
+#define HORNET_BENCH_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BENCH_MODE_FILE	"/sys/kernel/security/hornet/mode"
+
+/* Prints "NAME: WHAT: strerror(ERR)" and exits 1. */
+static inline void bench_die(const char *name, const char *what, int err)
+{
+	fprintf(stderr, "%s: %s: %s\n", name, what, strerror(err));
+	exit(1);
+}
+
+/* CLOCK_MONOTONIC, in microseconds. */
+static inline double bench_now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* Writes MODE ("enforce", "off", ...) to Hornet's mode file; 0 or -errno. */
+static inline int bench_set_mode(const char *mode)
+{
+	int fd = open(BENCH_MODE_FILE, O_WRONLY);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, mode, strlen(mode)) < 0) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	return close(fd) ? -errno : 0;
+}
+
+static inline int bench_cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of V[0..N-1], N > 0; sorts V. */
+static inline double bench_median(double *v, int n)
+{
+	qsort(v, n, sizeof(*v), bench_cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+#endif
