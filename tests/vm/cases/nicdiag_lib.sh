@@ -116,12 +116,8 @@ nd_comm() {
 # the variant in the background with ARGS, and wait until it says that it
 # counts. Its stdout and stderr go to ND_OUT and ND_ERR, its pid to ND_PID.
 nd_start() {
-	ND_BIN=$(nd_bin "$1")
+	nd_launch "$@"
 	shift
-	[ -z "$AUDIT_PID" ] || audit_mark
-	say "$ND_BIN $*"
-	"$ND_BIN" "$@" >"$ND_OUT" 2>"$ND_ERR" &
-	ND_PID=$!
 	_i=0
 	until grep -q '^nicdiag: counting on ' "$ND_ERR"; do
 		if ! kill -0 "$ND_PID" 2>/dev/null; then
@@ -138,13 +134,20 @@ nd_start() {
 # nd_run VARIANT ARGS...: like nd_start, but wait for the program to end;
 # its exit status goes to ND_RC.
 nd_run() {
+	nd_launch "$@"
+	nd_wait
+}
+
+# nd_launch VARIANT ARGS...: mark the audit log (when a listener runs) and
+# start the variant in the background with ARGS; its stdout and stderr go
+# to ND_OUT and ND_ERR, its pid to ND_PID.
+nd_launch() {
 	ND_BIN=$(nd_bin "$1")
 	shift
 	[ -z "$AUDIT_PID" ] || audit_mark
 	say "$ND_BIN $*"
 	"$ND_BIN" "$@" >"$ND_OUT" 2>"$ND_ERR" &
 	ND_PID=$!
-	nd_wait
 }
 
 # nd_wait: wait for the running nicdiag; its status to ND_RC.

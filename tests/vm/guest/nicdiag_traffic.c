@@ -81,18 +81,6 @@ static void read_mac(const char *dev, unsigned char *mac)
 	expect(!err, "no MAC address for %s: %s", dev, strerror(-err));
 }
 
-static __u16 ip_csum(const void *hdr, size_t len)
-{
-	const __u16 *p = hdr;
-	__u32 sum = 0;
-
-	for (; len > 1; len -= 2)
-		sum += *p++;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return ~sum;
-}
-
 /* An IPv4 header of ihl words at ip, for a packet of tot bytes. */
 static void ip4(struct iphdr *ip, int ihl, int tot, int proto)
 {
@@ -105,7 +93,7 @@ static void ip4(struct iphdr *ip, int ihl, int tot, int proto)
 	ip->daddr = htonl(0x0a0b0002);
 	if (ihl > 5)	/* options: NOPs, then end of list */
 		memset(ip + 1, 1, ihl * 4 - sizeof(*ip) - 1);
-	ip->check = ip_csum(ip, ihl >= 5 ? (size_t)ihl * 4 : sizeof(*ip));
+	ip->check = inet_csum(ip, ihl >= 5 ? (size_t)ihl * 4 : sizeof(*ip));
 }
 
 static void ip6(struct ipv6hdr *ip, int payload, int nexthdr)

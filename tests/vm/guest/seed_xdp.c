@@ -58,18 +58,6 @@ static unsigned long long rx_packets(const char *dev)
 	return n;
 }
 
-static __u16 ip_csum(const void *hdr, size_t len)
-{
-	const __u16 *p = hdr;
-	__u32 sum = 0;
-
-	for (; len > 1; len -= 2)
-		sum += *p++;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return ~sum;
-}
-
 /* An Ethernet + IPv4 + UDP frame from TX_DEV to RX_DEV, 10.11.0.1 -> .2. */
 static void build_frame(struct frame *f, __u16 dport)
 {
@@ -85,7 +73,7 @@ static void build_frame(struct frame *f, __u16 dport)
 	f->ip.protocol = IPPROTO_UDP;
 	f->ip.saddr = htonl(0x0a0b0001);
 	f->ip.daddr = htonl(0x0a0b0002);
-	f->ip.check = ip_csum(&f->ip, sizeof(f->ip));
+	f->ip.check = inet_csum(&f->ip, sizeof(f->ip));
 
 	f->udp.source = htons(40000);
 	f->udp.dest = htons(dport);

@@ -195,3 +195,15 @@ int link_read_mac(const char *name, unsigned char *mac)
 	fclose(f);
 	return n == 6 ? 0 : -EINVAL;
 }
+
+unsigned short inet_csum(const void *hdr, unsigned long len)
+{
+	const unsigned short *p = hdr;
+	unsigned int sum = 0;
+
+	for (; len > 1; len -= 2)
+		sum += *p++;
+	while (sum >> 16)
+		sum = (sum & 0xffff) + (sum >> 16);
+	return (unsigned short)~sum;
+}

@@ -8,6 +8,8 @@ int link_set_up(const char *name);
 int link_delete(const char *name);
 /* Reads NAME's MAC address from /sys/class/net/NAME/address into MAC[6]. */
 int link_read_mac(const char *name, unsigned char *mac);
+/* The Internet checksum (RFC 1071) of LEN bytes at HDR, ready to store. */
+unsigned short inet_csum(const void *hdr, unsigned long len);
 /* Waits until /sys/class/net/NAME/operstate says "up". */
 int link_wait_up(const char *name, int timeout_ms);
 
