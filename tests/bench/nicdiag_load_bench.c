@@ -35,6 +35,8 @@
 #define SKEL_STR(x)		SKEL_STR2(x)
 
 #define MAX_ROUNDS	1000
+/* Pause before each timed load, for the last one's deferred freeing. */
+#define SETTLE_US	20000
 
 static void die(const char *what, int err)
 {
@@ -65,6 +67,18 @@ static double timed_load_and_destroy(void)
 	return t1 - t0;
 }
 
+/*
+ * One timed load in MODE. Before it, the freeing that the last destroy()
+ * left to RCU and to workqueues gets time to finish, so that each load
+ * pays for itself and not for the one before.
+ */
+static double timed_in_mode(const char *mode)
+{
+	set_mode(mode);
+	usleep(SETTLE_US);
+	return timed_load_and_destroy();
+}
+
 int main(int argc, char **argv)
 {
 	static double on[MAX_ROUNDS], off[MAX_ROUNDS], pair[MAX_ROUNDS];
@@ -82,11 +96,18 @@ int main(int argc, char **argv)
 	timed_load_and_destroy();
 	set_mode("off");
 	timed_load_and_destroy();
+	/*
+	 * Rounds alternate which mode goes first (enforce, off; off, enforce),
+	 * so that a slow drift of the machine weighs on both alike.
+	 */
 	for (i = 0; i < rounds; i++) {
-		set_mode("enforce");
-		on[i] = timed_load_and_destroy();
-		set_mode("off");
-		off[i] = timed_load_and_destroy();
+		if (i % 2) {
+			off[i] = timed_in_mode("off");
+			on[i] = timed_in_mode("enforce");
+		} else {
+			on[i] = timed_in_mode("enforce");
+			off[i] = timed_in_mode("off");
+		}
 		pair[i] = on[i] / off[i];
 	}
 	set_mode("audit");
