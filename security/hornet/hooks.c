@@ -215,7 +215,9 @@ int hornet_bpf_map_create(struct bpf_map *map, union bpf_attr *attr,
  * struct hornet_map_cmd - a bpf() command that names a map by fd
  * @cmd: the command
  * @op: its name in audit records
- * @fd: the offset of the fd in union bpf_attr
+ * @fd: the offset of the fd in union bpf_attr, or HORNET_AT_ACCESS for a
+ *	command that reaches the map's elements: hornet_bpf_map_access()
+ *	checks those on the map the BPF core resolved
  * @sealed: whether it is refused for sealed maps too (not only hidden ones)
  */
 struct hornet_map_cmd {
@@ -225,29 +227,30 @@ struct hornet_map_cmd {
 	bool sealed;
 };
 
+#define HORNET_AT_ACCESS	SIZE_MAX
 #define HORNET_MAP_CMD(c, name, field, s) \
 	{ c, name, offsetof(union bpf_attr, field), s }
+#define HORNET_MAP_ACCESS(c, name) { c, name, HORNET_AT_ACCESS, false }
 
 /*
  * Sealed maps are frozen, so the BPF core refuses syscall writes to them;
  * hidden maps are not, so every command that names one is refused.
+ * BPF_OBJ_PIN, BPF_OBJ_GET_INFO_BY_FD and BPF_PROG_BIND_MAP reach nothing
+ * in the map: checking them on the fd Hornet looked up is enough.
  */
 static const struct hornet_map_cmd hornet_map_cmds[] = {
-	HORNET_MAP_CMD(BPF_MAP_LOOKUP_ELEM, "map_lookup_elem", map_fd, false),
-	HORNET_MAP_CMD(BPF_MAP_UPDATE_ELEM, "map_update_elem", map_fd, false),
-	HORNET_MAP_CMD(BPF_MAP_DELETE_ELEM, "map_delete_elem", map_fd, false),
-	HORNET_MAP_CMD(BPF_MAP_GET_NEXT_KEY, "map_get_next_key", map_fd, false),
-	HORNET_MAP_CMD(BPF_MAP_LOOKUP_AND_DELETE_ELEM, "map_lookup_and_delete",
-		       map_fd, false),
-	HORNET_MAP_CMD(BPF_MAP_FREEZE, "map_freeze", map_fd, false),
-	HORNET_MAP_CMD(BPF_MAP_LOOKUP_BATCH, "map_lookup_batch", batch.map_fd,
-		       false),
-	HORNET_MAP_CMD(BPF_MAP_LOOKUP_AND_DELETE_BATCH,
-		       "map_lookup_and_delete_batch", batch.map_fd, false),
-	HORNET_MAP_CMD(BPF_MAP_UPDATE_BATCH, "map_update_batch", batch.map_fd,
-		       false),
-	HORNET_MAP_CMD(BPF_MAP_DELETE_BATCH, "map_delete_batch", batch.map_fd,
-		       false),
+	HORNET_MAP_ACCESS(BPF_MAP_LOOKUP_ELEM, "map_lookup_elem"),
+	HORNET_MAP_ACCESS(BPF_MAP_UPDATE_ELEM, "map_update_elem"),
+	HORNET_MAP_ACCESS(BPF_MAP_DELETE_ELEM, "map_delete_elem"),
+	HORNET_MAP_ACCESS(BPF_MAP_GET_NEXT_KEY, "map_get_next_key"),
+	HORNET_MAP_ACCESS(BPF_MAP_LOOKUP_AND_DELETE_ELEM,
+			  "map_lookup_and_delete"),
+	HORNET_MAP_ACCESS(BPF_MAP_FREEZE, "map_freeze"),
+	HORNET_MAP_ACCESS(BPF_MAP_LOOKUP_BATCH, "map_lookup_batch"),
+	HORNET_MAP_ACCESS(BPF_MAP_LOOKUP_AND_DELETE_BATCH,
+			  "map_lookup_and_delete_batch"),
+	HORNET_MAP_ACCESS(BPF_MAP_UPDATE_BATCH, "map_update_batch"),
+	HORNET_MAP_ACCESS(BPF_MAP_DELETE_BATCH, "map_delete_batch"),
 	HORNET_MAP_CMD(BPF_OBJ_PIN, "obj_pin", bpf_fd, false),
 	HORNET_MAP_CMD(BPF_OBJ_GET_INFO_BY_FD, "obj_get_info", info.bpf_fd,
 		       false),
@@ -256,32 +259,49 @@ static const struct hornet_map_cmd hornet_map_cmds[] = {
 };
 
 /**
- * hornet_bpf - refuse commands on sealed and hidden maps
+ * hornet_map_cmd - look a command up in hornet_map_cmds
+ * @cmd: the bpf() command
+ *
+ * Return: its entry, or NULL for a command that names no map.
+ */
+static const struct hornet_map_cmd *hornet_map_cmd(int cmd)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(hornet_map_cmds); i++)
+		if (hornet_map_cmds[i].cmd == cmd)
+			return &hornet_map_cmds[i];
+	return NULL;
+}
+
+/**
+ * hornet_bpf - note the command; refuse some on sealed and hidden maps
  * @cmd: the bpf() command
  * @attr: its attributes
  * @size: their size (unused)
  * @kernel: whether the command comes from kernel context (unused: a
  *	    loader's own commands are told apart by its run)
  *
- * The fd is looked up here and again by the BPF core; the map the core
- * finds is the one checked only if nobody replaces the fd in between.
+ * The task's blob keeps @cmd, so that hornet_bpf_map_access() can name it.
+ * For a command checked here, the fd is looked up here and again by the
+ * BPF core; that is only good enough for commands that reach nothing in
+ * the map (see hornet_map_cmds).
  *
  * Return: 0, or -EPERM in enforce mode for BPF_PROG_BIND_MAP of a sealed
- * map, or for any command in hornet_map_cmds on a hidden map.
+ * map, or for BPF_OBJ_PIN, BPF_OBJ_GET_INFO_BY_FD or BPF_PROG_BIND_MAP of
+ * a hidden map.
  */
 int hornet_bpf(int cmd, union bpf_attr *attr, unsigned int size, bool kernel)
 {
-	const struct hornet_map_cmd *mc = NULL;
+	const struct hornet_map_cmd *mc;
 	struct bpf_map *map;
-	size_t i;
 	int err;
 
+	hornet_prov_set_cmd(cmd);
 	if (READ_ONCE(hornet_policy.mode) == HORNET_MODE_OFF)
 		return 0;
-	for (i = 0; i < ARRAY_SIZE(hornet_map_cmds); i++)
-		if (hornet_map_cmds[i].cmd == cmd)
-			mc = &hornet_map_cmds[i];
-	if (!mc)
+	mc = hornet_map_cmd(cmd);
+	if (!mc || mc->fd == HORNET_AT_ACCESS)
 		return 0;
 	map = bpf_map_get(*(u32 *)((void *)attr + mc->fd));
 	if (IS_ERR(map))
@@ -289,6 +309,20 @@ int hornet_bpf(int cmd, union bpf_attr *attr, unsigned int size, bool kernel)
 	err = hornet_map_access(mc->op, map, mc->sealed);
 	bpf_map_put(map);
 	return err;
+}
+
+/**
+ * hornet_bpf_map_access - refuse a command on a hidden map's elements
+ * @map: the map the command's fd resolved to
+ * @fmode: the access the fd allows (unused: no access is allowed)
+ *
+ * Return: 0, or -EPERM for a hidden map in enforce mode.
+ */
+int hornet_bpf_map_access(struct bpf_map *map, fmode_t fmode)
+{
+	const struct hornet_map_cmd *mc = hornet_map_cmd(hornet_prov_cmd());
+
+	return hornet_map_access(mc ? mc->op : "map_access", map, false);
 }
 
 /**

@@ -30,6 +30,7 @@ static struct security_hook_list hornet_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(bpf_prog_free, hornet_bpf_prog_free),
 	LSM_HOOK_INIT(bpf, hornet_bpf),
 	LSM_HOOK_INIT(bpf_map, hornet_bpf_map),
+	LSM_HOOK_INIT(bpf_map_access, hornet_bpf_map_access),
 	LSM_HOOK_INIT(bpf_map_free, hornet_bpf_map_free),
 	LSM_HOOK_INIT(bpf_map_create, hornet_bpf_map_create),
 	LSM_HOOK_INIT(bpf_prog_test_run, hornet_bpf_prog_test_run),

@@ -144,6 +144,7 @@ struct hornet_result {
 
 /**
  * struct hornet_task - Hornet's part of a task's security blob
+ * @cmd: the task's last bpf() command, for naming it in audit records
  * @run_id: while the task is in a userspace BPF_PROG_RUN of a syscall
  *	    program (a loader), a number no other run has; 0 otherwise
  * @loader_id: the id of that loader
@@ -153,6 +154,7 @@ struct hornet_result {
  * Only the task itself reads and writes its blob.
  */
 struct hornet_task {
+	int cmd;
 	u64 run_id;
 	u32 loader_id;
 	enum hornet_verdict verdict;
@@ -199,6 +201,8 @@ bool hornet_prov_loader(struct hornet_task *res);
 void hornet_prov_run_begin(const struct bpf_prog *prog);
 void hornet_prov_run_end(void);
 u64 hornet_prov_run_id(void);
+void hornet_prov_set_cmd(int cmd);
+int hornet_prov_cmd(void);
 int hornet_prov_add(const struct bpf_prog *prog, enum hornet_verdict verdict,
 		    enum hornet_origin origin, u32 loader_id, const char *signer);
 void hornet_prov_named(const struct bpf_prog *prog);
@@ -222,6 +226,7 @@ int hornet_bpf_prog(struct bpf_prog *prog);
 void hornet_bpf_prog_free(struct bpf_prog *prog);
 int hornet_bpf(int cmd, union bpf_attr *attr, unsigned int size, bool kernel);
 int hornet_bpf_map(struct bpf_map *map, fmode_t fmode);
+int hornet_bpf_map_access(struct bpf_map *map, fmode_t fmode);
 int hornet_bpf_map_create(struct bpf_map *map, union bpf_attr *attr,
 			  struct bpf_token *token, bool kernel);
 int hornet_bpf_prog_test_run(struct bpf_prog *prog);

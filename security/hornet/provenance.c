@@ -100,6 +100,25 @@ u64 hornet_prov_run_id(void)
 }
 
 /**
+ * hornet_prov_set_cmd - note the bpf() command the current task runs
+ * @cmd: the command
+ */
+void hornet_prov_set_cmd(int cmd)
+{
+	hornet_task_ctx(current)->cmd = cmd;
+}
+
+/**
+ * hornet_prov_cmd - the bpf() command the current task runs
+ *
+ * Return: the command hornet_prov_set_cmd() last noted.
+ */
+int hornet_prov_cmd(void)
+{
+	return hornet_task_ctx(current)->cmd;
+}
+
+/**
  * hornet_prov_run_begin - note that the current task starts a run
  * @prog: the program of a userspace BPF_PROG_RUN, as it will run
  *

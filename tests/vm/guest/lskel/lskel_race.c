@@ -5,6 +5,7 @@
  *
  *   lskel_race-VARIANT race early|late
  *                                 load under attack, report what worked
+ *   lskel_race-VARIANT swap       load while fds are swapped under a writer
  *   lskel_race-VARIANT show FILE  load, print FILE (e.g. Hornet's list of
  *                                 live programs) as "show: LINE", destroy
  *
@@ -52,6 +53,17 @@
  * and then, after the load, for each map:
  *   after NAME byid=0|-ERRNO update=0|-ERRNO
  *
+ * swap attacks the gap between a check on an fd and the BPF core's own
+ * lookup of it: one thread writes numbered values through fd SWAP_FD,
+ * which holds a map of its own (a decoy it may write), while another
+ * dup2()s each of the process's fds over SWAP_FD and the decoy back. Both
+ * start once the loader has made its maps, and the writer stops once the
+ * slow program exists. After the load it prints
+ *   load=0|load=-ERRNO
+ *   swap writes=N data_in_run=0|1 bss_in_run=0|1
+ * the writes that worked (to the decoy or anything else), and whether
+ * .data and .bss hold a value written while the run was certainly going.
+ *
  * Exit status 0 whatever happened (the case judges), 1 when something else
  * failed, 2 on bad usage.
  */
@@ -80,6 +92,11 @@
 #define MAX_EVENTS	(1 << 18)
 #define VALUE_MAX	4096
 #define PIN_PATH	"/sys/fs/bpf/lskel_race"
+#define SWAP_FD		900
+#define SWAP_TAG	0x5a5a000000000000ull
+#define SWAP_SEQ_MASK	0xffffffffull
+#define SWAP_MAX	(1 << 20)
+#define SWAP_VALUE_MAX	65536
 
 enum kind { BYID_REFUSED, BYID_OK, FD_OK, FD_REFUSED };
 
@@ -95,6 +112,7 @@ static atomic_uint nr_events;
 static atomic_bool stop;
 static uint32_t base_id;
 static uint32_t blob_id;	/* the first map above base_id */
+static atomic_uint swap_writes;
 static int start_after;	/* new maps to wait for: 2 early, 4 late */
 
 static void die(const char *what, int err)
@@ -262,6 +280,115 @@ static void *attack_by_fd(void *unused)
 	return NULL;
 }
 
+static int decoy_fd;
+static uint32_t base_prog_id, loader_id;
+static uint8_t in_run[SWAP_MAX];	/* per write: made before the slow program */
+
+/*
+ * Whether the loader still runs and has not made the slow program yet:
+ * the only program newer than base_prog_id is the loader. Once its maps
+ * exist the loader runs; the slow program is the last thing it makes, and
+ * the loader is closed once its run is over.
+ */
+static bool before_slow_prog(void)
+{
+	uint32_t id = next_id(BPF_PROG_GET_NEXT_ID, base_prog_id);
+
+	return id == loader_id && !next_id(BPF_PROG_GET_NEXT_ID, id);
+}
+
+static void *swap_fds(void *unused)
+{
+	(void)unused;
+	wait_for_maps();
+	while (!atomic_load(&stop))
+		for (int fd = 3; fd < FD_SCAN; fd++) {
+			/* Not the blob: see attack_fd(). */
+			if (fd == decoy_fd || lskel_obj_id(fd) == blob_id)
+				continue;
+			dup2(fd, SWAP_FD);
+			dup2(decoy_fd, SWAP_FD);
+		}
+	return NULL;
+}
+
+/*
+ * Write SWAP_TAG | N through SWAP_FD, N counting up, until the slow program
+ * exists; note for each N whether the write returned while the run was
+ * certainly still going.
+ */
+static void *write_swapped(void *unused)
+{
+	static uint64_t value[SWAP_VALUE_MAX / sizeof(uint64_t)];
+	union bpf_attr attr;
+	uint32_t key = 0;
+	unsigned int n;
+
+	(void)unused;
+	wait_for_maps();
+	loader_id = next_id(BPF_PROG_GET_NEXT_ID, base_prog_id);
+	for (n = 1; n < SWAP_MAX && !atomic_load(&stop) && before_slow_prog(); n++) {
+		value[0] = SWAP_TAG | n;
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = SWAP_FD;
+		attr.key = (uint64_t)(uintptr_t)&key;
+		attr.value = (uint64_t)(uintptr_t)value;
+		if (lskel_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr))
+			continue;
+		atomic_fetch_add(&swap_writes, 1);
+		in_run[n] = before_slow_prog();
+	}
+	return NULL;
+}
+
+/* Whether V is a write of ours that landed during the run. */
+static int landed_in_run(uint64_t v)
+{
+	return (v & ~SWAP_SEQ_MASK) == SWAP_TAG && (v & SWAP_SEQ_MASK) < SWAP_MAX &&
+	       in_run[v & SWAP_SEQ_MASK];
+}
+
+static int swap(void)
+{
+	pthread_t swapper, writer;
+	struct lskel_slow *skel;
+	union bpf_attr attr;
+	int err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = sizeof(uint32_t);
+	attr.value_size = sizeof(uint64_t);
+	attr.max_entries = 1;
+	decoy_fd = (int)lskel_sys_bpf(BPF_MAP_CREATE, &attr);
+	if (decoy_fd < 0 || dup2(decoy_fd, SWAP_FD) != SWAP_FD)
+		die("the decoy map", errno);
+	skel = lskel_slow__open();
+	if (!skel)
+		die("lskel_slow__open()", errno);
+	for (uint32_t id = next_map_id(0); id; id = next_map_id(id))
+		base_id = id;
+	for (uint32_t id = next_id(BPF_PROG_GET_NEXT_ID, 0); id;
+	     id = next_id(BPF_PROG_GET_NEXT_ID, id))
+		base_prog_id = id;
+	start_after = 4;
+
+	if (pthread_create(&swapper, NULL, swap_fds, NULL) ||
+	    pthread_create(&writer, NULL, write_swapped, NULL))
+		die("pthread_create", 0);
+	err = lskel_slow__load(skel);
+	atomic_store(&stop, true);
+	pthread_join(swapper, NULL);
+	pthread_join(writer, NULL);
+	printf("load=%d\n", err);
+	if (!err)
+		printf("swap writes=%u data_in_run=%d bss_in_run=%d\n",
+		       atomic_load(&swap_writes), landed_in_run(skel->data->mix),
+		       landed_in_run(skel->bss->last));
+	lskel_slow__destroy(skel);
+	return 0;
+}
+
 struct named_map {
 	const char *name;
 	int fd;
@@ -371,10 +498,13 @@ int main(int argc, char **argv)
 		start_after = strcmp(argv[2], "early") ? 4 : 2;
 		return race();
 	}
+	if (argc == 2 && !strcmp(argv[1], "swap"))
+		return swap();
 	if (argc == 3 && !strcmp(argv[1], "show"))
 		return show(argv[2]);
 	fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
 		"Usage: lskel_race-VARIANT race early|late\n"
+		"       lskel_race-VARIANT swap\n"
 		"       lskel_race-VARIANT show FILE\n"
 		"built from %s\n", LSKEL_RACE_HEADER);
 	return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 2;

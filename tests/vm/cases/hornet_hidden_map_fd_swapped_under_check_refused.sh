@@ -1,0 +1,28 @@
+# vm-append: hornet.mode=enforce
+# A write that names a harmless map's fd while another thread dup2()s the
+# loader's fds over that fd cannot reach a hidden map: Hornet decides on
+# the map the BPF core resolved (bpf_map_access hook, kernel/bpf/0010), not
+# on an fd it looked up itself. No value written during the signed
+# skeleton's run is in its .data or .bss afterwards, while the writes to
+# the decoy go through.
+# Control: in audit mode, with the unsigned skeleton, the same writes land
+# in .data or .bss during the run.
+. "$(dirname "$0")/hornet_lib.sh"
+hornet_begin
+
+out=$(lskel_race-build swap)
+say "$out"
+echo "$out" | grep -qx 'load=0' || fail "the signed skeleton did not load"
+writes=$(echo "$out" | sed -n 's/^swap writes=\([0-9]*\) .*/\1/p')
+[ "${writes:-0}" -ge 1 ] || fail "no write went through at all: the attack did not run"
+echo "$out" | grep -qx "swap writes=$writes data_in_run=0 bss_in_run=0" ||
+	fail "a write reached the signed skeleton's .data or .bss during its run"
+expect_audit op=map_update_elem verdict=hidden mode=enforce res=0 errno=-$EPERM \
+	comm=lskel_race-buil
+
+echo audit >"$HORNET_FS/mode"
+out=$(lskel_race-unsigned swap)
+say "audit, unsigned (control): $out"
+echo "$out" | grep -qx 'load=0' || fail "audit control: the unsigned skeleton did not load"
+echo "$out" | grep -Eq "^swap writes=[0-9]+ (data_in_run=1 .*|.* bss_in_run=1)\$" ||
+	fail "audit control: no swapped write reached .data or .bss during the run"
