@@ -76,7 +76,7 @@ int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
 
 	atomic64_inc(&hornet_counters.seen);
 	/* Not to trust, but to log the tag that the verifier will compute. */
-	bpf_prog_calc_tag(prog);
+	hornet_audit_tag(prog);
 	if (kernel)
 		hornet_check_kernel_load(attr, &res);
 	else

@@ -210,6 +210,7 @@ void hornet_prov_forget(const struct bpf_prog *prog);
 int hornet_prov_show(struct seq_file *m, void *v);
 
 /* audit.c */
+void hornet_audit_tag(struct bpf_prog *prog);
 void hornet_audit_decision(const struct bpf_prog *prog,
 			   const struct hornet_result *res,
 			   enum hornet_mode mode, bool allowed);

@@ -2,7 +2,8 @@
 # The program that a signed loader creates through bpf_sys_bpf() is listed
 # in /sys/kernel/security/hornet/programs with origin "loader", the
 # loader's id and the loader's signer, and its audit record carries
-# loader_id=. Both entries vanish once the skeleton is destroyed.
+# loader_id= and the same tag. Both entries vanish once the skeleton is
+# destroyed.
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 
@@ -12,9 +13,12 @@ say "$out"
 echo "$out" | grep -qx 'load=0' || fail "the signed skeleton did not load"
 loader=$(echo "$out" | sed -n "s/^show: \([0-9]*\) [0-9a-f]* __loader.prog ok user 0 Hornet build key: $skid\$/\1/p")
 [ -n "$loader" ] || fail "no line for the verified loader, signed by the build key"
-echo "$out" | grep -qx "show: [0-9]* [0-9a-f]\{16\} probe ok loader $loader Hornet build key: $skid" ||
-	fail "the child does not name loader $loader and the build key"
-expect_audit prog_name=probe verdict=ok loader_id="$loader" mode=enforce res=1 errno=0
+tag=$(echo "$out" | sed -n "s/^show: [0-9]* \([0-9a-f]\{16\}\) probe ok loader $loader Hornet build key: $skid\$/\1/p")
+[ -n "$tag" ] || fail "the child does not name loader $loader and the build key"
+# The record is written before the verifier runs, with the tag Hornet
+# computes itself; it must be the tag the verifier computed.
+expect_audit prog_name=probe prog_tag="$tag" verdict=ok loader_id="$loader" mode=enforce \
+	res=1 errno=0
 
 # Entries vanish when their program is freed (after an RCU grace period).
 i=0
