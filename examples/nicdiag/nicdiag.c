@@ -355,6 +355,21 @@ static void print_json(const struct options *o, unsigned long report,
 	printf("}}\n");
 }
 
+/* Two table rows: TITLE and the N names, then "packets" and the counts. */
+static void print_counts(const char *title, const char *const *names,
+			 const __u64 *counts, int n)
+{
+	int i;
+
+	printf("  %-12s", title);
+	for (i = 0; i < n; i++)
+		printf(" %9s", names[i]);
+	printf("\n  %-12s", "packets");
+	for (i = 0; i < n; i++)
+		printf(" %9llu", (unsigned long long)counts[i]);
+	printf("\n");
+}
+
 static void print_table(const struct options *o, unsigned long report,
 			double elapsed, double since_last,
 			const struct nd_stats *s, const struct nd_stats *last)
@@ -371,19 +386,9 @@ static void print_table(const struct options *o, unsigned long report,
 		       (s->packets[i] - last->packets[i]) / since_last);
 	printf("  %-12s %12llu %14llu\n", "total", total(s->packets, ND_NCLASS),
 	       total(s->bytes, ND_NCLASS));
-	printf("  %-12s", "frame size");
-	for (i = 0; i < ND_NSIZE; i++)
-		printf(" %9s", size_name[i]);
-	printf("\n  %-12s", "packets");
-	for (i = 0; i < ND_NSIZE; i++)
-		printf(" %9llu", (unsigned long long)s->sizes[i]);
-	printf("\n  %-12s", "malformed");
-	for (i = 0; i < ND_NBAD; i++)
-		printf(" %9s", bad_name[i]);
-	printf("\n  %-12s", "packets");
-	for (i = 0; i < ND_NBAD; i++)
-		printf(" %9llu", (unsigned long long)s->bad[i]);
-	printf("\n\n");
+	print_counts("frame size", size_name, s->sizes, ND_NSIZE);
+	print_counts("malformed", bad_name, s->bad, ND_NBAD);
+	printf("\n");
 }
 
 static double seconds(const struct timespec *t)
