@@ -5,6 +5,11 @@
  *
  *   nicdiag_traffic mix TX RX        send the mix below from TX to its peer RX
  *   nicdiag_traffic udp TX RX N LEN  send N IPv4 UDP frames of LEN bytes
+ *   nicdiag_traffic udp-to IP PORT N LEN
+ *                                    send N UDP datagrams through an
+ *                                    ordinary socket, each making a frame
+ *                                    of LEN bytes on Ethernet (the kernel
+ *                                    routes them and resolves the MAC)
  *   nicdiag_traffic attached IF      print "xdp=NAME|none" and
  *                                    "tc_ingress=NAME,...|none"
  *
@@ -361,10 +366,33 @@ static long number(const char *s, long max)
 	return v;
 }
 
+/* N datagrams to IP:PORT, each LEN bytes on the wire with its headers. */
+static int udp_to(const char *ip, long port, long n, long len)
+{
+	static char payload[FRAME_MAX];
+	struct sockaddr_in to = { .sin_family = AF_INET };
+	long size = len - ETH_HLEN - 28, i;
+	int sock;
+
+	expect(size >= 0, "a UDP frame needs at least %d bytes", ETH_HLEN + 28);
+	expect(inet_pton(AF_INET, ip, &to.sin_addr) == 1, "bad address '%s'", ip);
+	to.sin_port = htons(port);
+	sock = socket(AF_INET, SOCK_DGRAM, 0);
+	expect(sock >= 0, "UDP socket: %s", strerror(errno));
+	for (i = 0; i < n; i++)
+		expect(sendto(sock, payload, size, 0, (struct sockaddr *)&to,
+			      sizeof(to)) == size,
+		       "sendto %s: %s", ip, strerror(errno));
+	close(sock);
+	printf("sent=%ld bytes=%ld\n", n, n * len);
+	return 0;
+}
+
 static int usage(void)
 {
 	fprintf(stderr, "usage: nicdiag_traffic mix TX RX\n"
 			"       nicdiag_traffic udp TX RX COUNT LEN\n"
+			"       nicdiag_traffic udp-to IP PORT COUNT LEN\n"
 			"       nicdiag_traffic attached IF\n");
 	return 2;
 }
@@ -377,6 +405,9 @@ int main(int argc, char **argv)
 
 	if (argc == 3 && !strcmp(argv[1], "attached"))
 		return attached(argv[2]);
+	if (argc == 6 && !strcmp(argv[1], "udp-to"))
+		return udp_to(argv[2], number(argv[3], 65535), number(argv[4], 1000000),
+			      number(argv[5], FRAME_MAX));
 	if (argc == 4 && !strcmp(argv[1], "mix")) {
 		sender_open(&s, argv[2], argv[3]);
 		for (i = 0; i < sizeof(mix) / sizeof(mix[0]); i++)
