@@ -156,11 +156,8 @@ int hornet_bpf_prog(struct bpf_prog *prog)
 	hornet_prov_named(prog);
 	if (mode == HORNET_MODE_OFF)
 		return 0;
-	if (hornet_seal_check(prog))
-		res.verdict = HORNET_BADMAP;
-	else if (hornet_prog_uses_hidden(prog, hornet_prov_run_id()))
-		res.verdict = HORNET_HIDDEN;
-	else
+	res.verdict = hornet_seal_check(prog, hornet_prov_run_id());
+	if (res.verdict == HORNET_OK)
 		return 0;
 	res.err = hornet_verdict_errno(res.verdict);
 

@@ -186,14 +186,13 @@ void hornet_check_load(struct bpf_prog *prog, const union bpf_attr *attr,
 
 /* seal.c */
 int hornet_seal_add(struct bpf_prog *prog, struct bpf_map **maps, u32 nr_maps);
-int hornet_seal_check(struct bpf_prog *prog);
+enum hornet_verdict hornet_seal_check(struct bpf_prog *prog, u64 run_id);
 void hornet_seal_drop(struct bpf_prog *prog);
 bool hornet_map_is_sealed(const struct bpf_map *map);
 void hornet_map_unseal(struct bpf_map *map);
 int hornet_map_hide(struct bpf_map *map, u64 run_id);
 bool hornet_map_hidden(const struct bpf_map *map, u64 run_id);
 void hornet_run_unhide(u64 run_id);
-bool hornet_prog_uses_hidden(struct bpf_prog *prog, u64 run_id);
 
 /* provenance.c */
 struct seq_file;

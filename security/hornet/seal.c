@@ -123,55 +123,55 @@ static bool hornet_seal_holds(const struct hornet_seal *seal,
 }
 
 /**
- * hornet_seal_check - compare a verified program's maps with its seal
+ * hornet_seal_check - check a program's maps before its fd is made
  * @prog: a program whose fd is about to be created
+ * @run_id: the loader run the caller is in, or 0
  *
- * Every program is checked for using a map sealed by another program.
- * Only the first fd of a verified program finds its own seal, which is
- * consumed either way.
+ * Every program is checked for using a map sealed by another program, or
+ * a map hidden by a loader run other than @run_id. Only the first fd of a
+ * verified program finds its own seal, which is consumed either way.
  *
  * Return:
- * * %0		- the program uses no map sealed by another program; and if
- *		  it has a seal, every used map is a sealed map, every sealed
- *		  map is used, and each is still frozen
- * * %-EPERM	- otherwise
+ * * %HORNET_OK		- the program uses no map sealed by another program
+ *			  nor one hidden from @run_id; and if it has a seal,
+ *			  every used map is a sealed map, every sealed map is
+ *			  used, and each is still frozen
+ * * %HORNET_BADMAP	- a sealed map is used by another program, or the
+ *			  program's maps are not those of its seal
+ * * %HORNET_HIDDEN	- otherwise fine, but a map is hidden from @run_id
  */
-int hornet_seal_check(struct bpf_prog *prog)
+enum hornet_verdict hornet_seal_check(struct bpf_prog *prog, u64 run_id)
 {
 	struct bpf_prog_aux *aux = prog->aux;
 	struct hornet_seal *seal;
-	int err = 0;
+	bool badmap = false, hidden = false;
 	u32 i;
 
 	seal = xa_erase(&hornet_seals, (unsigned long)prog);
 
 	mutex_lock(&aux->used_maps_mutex);
 	for (i = 0; i < aux->used_map_cnt; i++) {
-		void *owner = xa_load(&hornet_sealed_maps,
-				      (unsigned long)aux->used_maps[i]);
+		struct bpf_map *map = aux->used_maps[i];
+		void *owner = xa_load(&hornet_sealed_maps, (unsigned long)map);
 
-		if (owner && owner != prog)
-			err = -EPERM;
+		badmap |= (owner && owner != prog) ||
+			  (seal && !hornet_seal_holds(seal, map));
+		hidden |= hornet_map_hidden(map, run_id);
 	}
-	if (!seal)
-		goto out;
-	for (i = 0; i < aux->used_map_cnt; i++)
-		if (!hornet_seal_holds(seal, aux->used_maps[i]))
-			err = -EPERM;
-	for (i = 0; i < seal->nr_maps; i++) {
+	for (i = 0; seal && i < seal->nr_maps; i++) {
 		u32 j;
 		bool used = false;
 
 		for (j = 0; j < aux->used_map_cnt; j++)
 			used |= aux->used_maps[j] == seal->maps[i];
-		if (!used || !READ_ONCE(seal->maps[i]->frozen))
-			err = -EPERM;
+		badmap |= !used || !READ_ONCE(seal->maps[i]->frozen);
 	}
-out:
 	mutex_unlock(&aux->used_maps_mutex);
 
 	hornet_seal_put(seal);
-	return err;
+	if (badmap)
+		return HORNET_BADMAP;
+	return hidden ? HORNET_HIDDEN : HORNET_OK;
 }
 
 /**
@@ -247,26 +247,6 @@ void hornet_run_unhide(u64 run_id)
 			xa_cmpxchg(&hornet_hidden_maps, index, entry, NULL,
 				   GFP_KERNEL);
 	}
-}
-
-/**
- * hornet_prog_uses_hidden - whether a program uses a map hidden from it
- * @prog: a program whose fd is about to be created
- * @run_id: the run the program is loaded in, or 0
- *
- * Return: true if one of the program's maps is hidden from @run_id.
- */
-bool hornet_prog_uses_hidden(struct bpf_prog *prog, u64 run_id)
-{
-	struct bpf_prog_aux *aux = prog->aux;
-	bool hidden = false;
-	u32 i;
-
-	mutex_lock(&aux->used_maps_mutex);
-	for (i = 0; i < aux->used_map_cnt && !hidden; i++)
-		hidden = hornet_map_hidden(aux->used_maps[i], run_id);
-	mutex_unlock(&aux->used_maps_mutex);
-	return hidden;
 }
 
 /**

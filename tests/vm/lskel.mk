@@ -111,19 +111,10 @@ TOOLS := $(CLANG) $(BPF_CFLAGS) | $(BPFTOOL) | $(LSKEL_SIGN) | $(CC) $(CFLAGS) $
 $(OUT)/tools: FORCE | $(OUT)
 	@echo '$(TOOLS)' | cmp -s - $@ || echo '$(TOOLS)' >$@
 
-$(OUT)/lskel_probe.bpf.o: $(SRC)/progs/lskel_probe.bpf.c $(MK) $(OUT)/tools | $(KDEPS)
-	$(CLANG) $(BPF_CFLAGS) -MD -MP -c $< -o $@
-
 # Upstream's loader: it copies .rodata from the skeleton's memory.
 $(OUT)/lskel_probe-plain.lskel.h: $(OUT)/lskel_probe.bpf.o $(BPFTOOL) $(MK) $(OUT)/tools
 	$(BPFTOOL) gen skeleton -L $< name lskel_probe >$@.tmp
 	! grep -q 'lskel-sign: begin' $@.tmp
-	mv $@.tmp $@
-
-# The loader meant to be signed, with its signature block still empty.
-$(OUT)/lskel_probe-unsigned.lskel.h: $(OUT)/lskel_probe.bpf.o $(BPFTOOL) $(MK) $(OUT)/tools
-	$(BPFTOOL) gen skeleton -S $< name lskel_probe >$@.tmp
-	grep -q 'lskel-sign: begin' $@.tmp
 	mv $@.tmp $@
 
 # A signed variant: sign a copy of the -S header, check that it carries
@@ -167,14 +158,18 @@ $(VARIANTS:%=$(OUT)/lskel_probe-%.o): $(OUT)/lskel_probe-%.o: \
 $(VARIANTS:%=$(BIN)/lskel_probe-%): $(BIN)/lskel_probe-%: $(OUT)/lskel_probe-%.o | $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $<
 
-# Programs with a -S header, unsigned and signed by the build key.
+# Every program here has an object and a -S header ("the loader meant to
+# be signed"), its signature block still empty. lskel_probe's signed
+# variants come from the rules above; the others are signed by the build
+# key alone, below.
+SKELS := lskel_probe lskel_slow seed_syscall
 SIGNED_PROGS := lskel_slow seed_syscall
 
-$(SIGNED_PROGS:%=$(OUT)/%.bpf.o): $(OUT)/%.bpf.o: $(SRC)/progs/%.bpf.c $(MK) $(OUT)/tools \
+$(SKELS:%=$(OUT)/%.bpf.o): $(OUT)/%.bpf.o: $(SRC)/progs/%.bpf.c $(MK) $(OUT)/tools \
 		| $(KDEPS)
 	$(CLANG) $(BPF_CFLAGS) -MD -MP -c $< -o $@
 
-$(SIGNED_PROGS:%=$(OUT)/%-unsigned.lskel.h): $(OUT)/%-unsigned.lskel.h: $(OUT)/%.bpf.o \
+$(SKELS:%=$(OUT)/%-unsigned.lskel.h): $(OUT)/%-unsigned.lskel.h: $(OUT)/%.bpf.o \
 		$(BPFTOOL) $(MK) $(OUT)/tools
 	$(BPFTOOL) gen skeleton -S $< name $* >$@.tmp
 	grep -q 'lskel-sign: begin' $@.tmp

@@ -145,13 +145,12 @@ static uint32_t next_map_id(uint32_t id)
 	return next_id(BPF_MAP_GET_NEXT_ID, id);
 }
 
-/* The highest id of a program that exists now. */
-static uint32_t max_prog_id(void)
+/* The highest id of a map (BPF_MAP_GET_NEXT_ID) or program that exists now. */
+static uint32_t max_id(int cmd)
 {
 	uint32_t max = 0;
 
-	for (uint32_t id = next_id(BPF_PROG_GET_NEXT_ID, 0); id;
-	     id = next_id(BPF_PROG_GET_NEXT_ID, id))
+	for (uint32_t id = next_id(cmd, 0); id; id = next_id(cmd, id))
 		max = id;
 	return max;
 }
@@ -162,7 +161,8 @@ static void record(enum kind kind, uint32_t id_or_fd)
 	unsigned int i = atomic_fetch_add(&nr_events, 1);
 
 	if (i < MAX_EVENTS)
-		events[i] = (struct event){ kind, id_or_fd, max_prog_id() };
+		events[i] = (struct event){ kind, id_or_fd,
+					     max_id(BPF_PROG_GET_NEXT_ID) };
 }
 
 /* Element 0 := zeros; 0 or -errno. */
@@ -366,11 +366,8 @@ static int swap(void)
 	skel = lskel_slow__open();
 	if (!skel)
 		die("lskel_slow__open()", errno);
-	for (uint32_t id = next_map_id(0); id; id = next_map_id(id))
-		base_id = id;
-	for (uint32_t id = next_id(BPF_PROG_GET_NEXT_ID, 0); id;
-	     id = next_id(BPF_PROG_GET_NEXT_ID, id))
-		base_prog_id = id;
+	base_id = max_id(BPF_MAP_GET_NEXT_ID);
+	base_prog_id = max_id(BPF_PROG_GET_NEXT_ID);
 	start_after = 4;
 
 	if (pthread_create(&swapper, NULL, swap_fds, NULL) ||
@@ -410,8 +407,7 @@ static int race(void)
 	if (!skel)
 		die("lskel_slow__open()", errno);
 	/* Maps made from here on are the loader's (or ours: none). */
-	for (uint32_t id = next_map_id(0); id; id = next_map_id(id))
-		base_id = id;
+	base_id = max_id(BPF_MAP_GET_NEXT_ID);
 
 	if (pthread_create(&by_id, NULL, attack_by_id, NULL) ||
 	    pthread_create(&by_fd, NULL, attack_by_fd, NULL))
