@@ -53,9 +53,10 @@ static bool hornet_tag_insn(const struct bpf_insn *insn, bool *in_ld_map)
  *
  * The tag is the first BPF_TAG_SIZE bytes of the SHA-1 of the
  * instructions, map loads hashed without their imm, the same value that
- * the verifier computes later and bpftool shows. The record of a load is
- * written before the verifier runs, so Hornet computes it here, a block
- * at a time on the stack instead of hashing a vmalloc()ed copy.
+ * the verifier computes later and bpftool shows. A load that Hornet
+ * refuses before the verifier runs is recorded with it, so Hornet computes
+ * it here, a block at a time on the stack instead of hashing a vmalloc()ed
+ * copy. Every other record uses the tag the verifier computed.
  */
 void hornet_audit_tag(struct bpf_prog *prog)
 {
@@ -188,6 +189,31 @@ void hornet_audit_map_access(const char *op, const struct bpf_map *map,
 	hornet_audit_task(ab);
 	audit_log_format(ab, " res=%d errno=%d", allowed,
 			 hornet_verdict_errno(verdict));
+	audit_log_end(ab);
+}
+
+/**
+ * hornet_audit_run - record a run of a loader that was refused
+ * @prog: the program
+ * @mode: the mode the decision was made in
+ * @err: the errno the run failed with
+ */
+void hornet_audit_run(const struct bpf_prog *prog, enum hornet_mode mode,
+		      int err)
+{
+	struct audit_buffer *ab;
+
+	ab = audit_log_start(audit_context(), GFP_KERNEL, AUDIT_HORNET_DECISION);
+	if (!ab)
+		return;
+	audit_log_format(ab, "op=prog_run prog_id=%u prog_name=", prog->aux->id);
+	audit_log_untrustedstring(ab, prog->aux->name);
+	audit_log_format(ab, " verdict=%s mode=%s",
+			 hornet_verdict_name(err == -EBUSY ? HORNET_BUSY :
+							     HORNET_ERROR),
+			 hornet_mode_name(mode));
+	hornet_audit_task(ab);
+	audit_log_format(ab, " res=0 errno=%d", err);
 	audit_log_end(ab);
 }
 

@@ -6,7 +6,8 @@
  *                 write a mode or "lock"
  *   keyrings  rw  the accepted keyrings, e.g. "builtin secondary"
  *   counters  r   "seen N", "verified N", "refused N", "audited N"
- *   programs  r   the live programs and where they came from
+ *   programs  r   the live programs and where they came from (root only:
+ *                 it names every signer and loader)
  *
  * Writes need CAP_MAC_ADMIN and are audited, refused ones included.
  */
@@ -276,7 +277,7 @@ static const struct hornet_fs_file hornet_fs_files[] = {
 	{ "mode", 0600, &hornet_mode_fops },
 	{ "keyrings", 0600, &hornet_keyrings_fops },
 	{ "counters", 0444, &hornet_counters_fops },
-	{ "programs", 0444, &hornet_programs_fops },
+	{ "programs", 0400, &hornet_programs_fops },
 };
 
 static struct dentry *hornet_dir, *hornet_dentries[ARRAY_SIZE(hornet_fs_files)];

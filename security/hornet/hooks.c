@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Hornet: the LSM hooks. Each one is a thin wrapper that reads the policy
- * once, asks verify.c for a verdict, applies the mode and records the
- * decision.
+ * Hornet: the LSM hooks.
+ *
+ * A load is judged once. hornet_bpf_prog_load() notes the mode and takes
+ * what only the start of the load has (the signature, the instructions
+ * before the verifier rewrites them); hornet_bpf_prog_load_post_verifier()
+ * decides, in the loading task, on the maps the verifier bound, before the
+ * program has an id. The other hooks keep sealed and hidden maps out of
+ * reach, and track loader runs.
  */
 
 #include <linux/bpf.h>
@@ -14,96 +19,227 @@
 struct hornet_counters hornet_counters;
 
 /**
- * hornet_check_kernel_load - decide on a load from kernel context
- * @attr: the load's attributes
- * @res: filled with the verdict and the provenance
+ * hornet_decide - apply the mode to a verdict, record it and count it
+ * @prog: the program
+ * @res: the verdict; on a bookkeeping failure it becomes %HORNET_ERROR
+ * @mode: the mode the load is judged in
  *
- * During a loader's run the load inherits the loader's verdict and signer;
- * with no loader run behind it, it comes from the kernel proper.
+ * A program that is let through gets its record in the programs file; a
+ * program Hornet cannot record is refused, in audit mode too, so that the
+ * file never misses a live program.
+ *
+ * Return: 0 if the load goes on, else the errno to fail it with.
  */
-static void hornet_check_kernel_load(const union bpf_attr *attr,
-				     struct hornet_result *res)
+static int hornet_decide(struct bpf_prog *prog, struct hornet_result *res,
+			 enum hornet_mode mode)
 {
-	struct hornet_task loader;
+	bool allowed = res->err == 0 || mode != HORNET_MODE_ENFORCE;
+	int err;
 
-	memset(res, 0, sizeof(*res));
-	res->keyring_id = attr->keyring_id;
-	if (hornet_prov_loader(&loader)) {
-		res->origin = HORNET_FROM_LOADER;
-		res->loader_id = loader.loader_id;
-		res->verdict = loader.verdict == HORNET_OK ? HORNET_OK :
-							     HORNET_UNVERIFIED;
-		strscpy(res->signer, loader.signer, sizeof(res->signer));
-	} else {
-		res->origin = HORNET_FROM_KERNEL;
-		res->verdict = HORNET_KERNEL;
+	if (allowed) {
+		err = hornet_prov_add(prog, res);
+		if (err) {
+			res->verdict = HORNET_ERROR;
+			res->err = err;
+			allowed = false;
+		}
 	}
-	res->err = hornet_verdict_errno(res->verdict);
+	atomic64_inc(&hornet_counters.seen);
+	if (res->verdict == HORNET_OK && res->origin == HORNET_FROM_USER)
+		atomic64_inc(&hornet_counters.verified);
+	else if (!allowed)
+		atomic64_inc(&hornet_counters.refused);
+	else if (res->err)
+		atomic64_inc(&hornet_counters.audited);
+	hornet_audit_decision(prog, res, mode, allowed);
+	return allowed ? 0 : res->err;
 }
 
 /**
- * hornet_bpf_prog_load - check the signature of a program being loaded
+ * hornet_early_errno - the errno of a verdict reached before the verifier
+ * @verdict: the verdict hornet_pending_take() returned
+ *
+ * Return: the verdict's errno; -ENOMEM for %HORNET_ERROR, the only error
+ * hornet_pending_take() does not name otherwise.
+ */
+static int hornet_early_errno(enum hornet_verdict verdict)
+{
+	return verdict == HORNET_ERROR ? -ENOMEM : hornet_verdict_errno(verdict);
+}
+
+/**
+ * hornet_bpf_prog_load - start judging a program being loaded
  * @prog: the program, with its instructions and name copied in
  * @attr: the BPF_PROG_LOAD attributes
  * @token: the BPF token, if any (unused)
  * @kernel: whether the load comes from kernel context (bpf_sys_bpf())
  *
+ * Only what must be taken before the verifier runs is taken here: the
+ * mode, which the whole load is judged in, and for a signed userspace
+ * load a copy of the signature and of the instructions, which the verifier
+ * rewrites. The decision waits for hornet_bpf_prog_load_post_verifier(),
+ * except in enforce mode for a userspace load that can only be refused
+ * (no signature, or one that cannot be read).
+ *
+ * Return:
+ * * %0		- the load goes on to the verifier
+ * * %-EPERM	- enforce mode, and the load is unsigned
+ * * %-EBADMSG	- enforce mode, and the signature is empty
+ * * %-EFAULT	- enforce mode, and the signature could not be read
+ * * %-ENOMEM	- enforce mode, and the signature could not be copied
+ */
+int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
+			 struct bpf_token *token, bool kernel)
+{
+	enum hornet_mode mode = READ_ONCE(hornet_policy.mode);
+	struct hornet_prog *hp = hornet_prog_blob(prog);
+	struct hornet_result res = { };
+
+	if (!hp)
+		return mode == HORNET_MODE_OFF ? 0 : -ENOMEM;
+	hp->mode = mode;
+	if (mode == HORNET_MODE_OFF)
+		return 0;
+	if (kernel) {
+		hp->origin = hornet_run_current() ? HORNET_FROM_LOADER :
+						    HORNET_FROM_KERNEL;
+		return 0;
+	}
+	hp->origin = HORNET_FROM_USER;
+	hp->early = hornet_pending_take(attr, prog, &hp->pending);
+	if (hp->early == HORNET_OK || mode != HORNET_MODE_ENFORCE)
+		return 0;
+
+	/* Certain to be refused: spare the verifier. */
+	hornet_audit_tag(prog);
+	res.verdict = hp->early;
+	res.err = hornet_early_errno(hp->early);
+	res.keyring_id = attr->keyring_id;
+	res.origin = HORNET_FROM_USER;
+	return hornet_decide(prog, &res, mode);
+}
+
+/**
+ * hornet_check_user - judge a userspace load on the maps it was bound
+ * @prog: the program, after the verifier
+ * @hp: its blob
+ * @res: filled with the verdict
+ *
+ * Return: the seal number the program's maps now carry, or 0.
+ */
+static u64 hornet_check_user(struct bpf_prog *prog, struct hornet_prog *hp,
+			     struct hornet_result *res)
+{
+	u64 seal_id;
+
+	if (!hp->pending) {
+		res->verdict = hp->early;
+		res->err = hornet_early_errno(hp->early);
+		return 0;
+	}
+	hornet_check_signed(prog, hp->pending,
+			    READ_ONCE(hornet_policy.keyrings), res);
+	hornet_pending_free(hp->pending);
+	hp->pending = NULL;
+	if (res->verdict != HORNET_OK)
+		return 0;
+
+	seal_id = hornet_seal_next();
+	res->verdict = hornet_seal_maps(prog, seal_id);
+	if (res->verdict == HORNET_OK)
+		res->verdict = hornet_check_maps(prog, seal_id, NULL);
+	res->err = hornet_verdict_errno(res->verdict);
+	return seal_id;
+}
+
+/**
+ * hornet_check_kernel - judge a load from kernel context
+ * @prog: the program, after the verifier
+ * @res: filled with the verdict and the provenance
+ *
+ * During a loader's run the load belongs to the run: a verified run
+ * vouches for it if it uses only the maps the run created and the
+ * loader's sealed ones, an unverified run does not. With no run behind
+ * it, the load comes from the kernel proper.
+ */
+static void hornet_check_kernel(struct bpf_prog *prog,
+				struct hornet_result *res)
+{
+	struct hornet_run *run = hornet_run_current();
+
+	if (!run) {
+		res->origin = HORNET_FROM_KERNEL;
+		res->verdict = hornet_check_maps(prog, 0, NULL);
+		if (res->verdict == HORNET_OK)
+			res->verdict = HORNET_KERNEL;
+	} else {
+		res->origin = HORNET_FROM_LOADER;
+		res->loader_id = run->loader_id;
+		if (run->verified) {
+			strscpy(res->signer, run->signer, sizeof(res->signer));
+			res->verdict = hornet_check_maps(prog, 0, run);
+		} else {
+			res->verdict = HORNET_UNVERIFIED;
+		}
+	}
+	res->err = hornet_verdict_errno(res->verdict);
+}
+
+/**
+ * hornet_bpf_prog_load_post_verifier - decide on a program being loaded
+ * @prog: the program, accepted by the verifier, its maps bound
+ * @attr: the BPF_PROG_LOAD attributes
+ * @kernel: whether the load comes from kernel context (unused: the load's
+ *	    origin was noted at its start)
+ *
+ * This is the one check of a load. It runs in the loading task, once the
+ * verifier has bound every map the program will use and before the
+ * program has an id or an fd, so no other task can reach the program, and
+ * the maps checked are the maps it gets. A signed load is verified over
+ * the instructions as given and the values of those maps, in fd_array
+ * order; its maps are then sealed. The verdict is final: a verified
+ * program's runs vouch for their children from now on, and nothing else
+ * ever changes that.
+ *
  * Return:
  * * %0			- the load may go on (always, unless in enforce mode)
- * * %-EPERM		- unsigned, or a map in fd_array is unsuitable
+ * * %-EPERM		- unsigned, a map is unsuitable, not covered by the
+ *			  signature, sealed by another load or hidden, or a
+ *			  loader's run that was not verified loads it
  * * %-EBADMSG		- the signature is malformed
  * * %-ENOPKG		- the signature's algorithms are not supported
  * * %-ENOKEY		- no accepted key vouches for the signer
  * * %-EKEYREJECTED	- the signature does not match, or the keyring is
  *			  not accepted by policy
  * * %-EINVAL		- keyring_id names no keyring
- * * %-EFAULT		- the signature or fd_array could not be read
- * * another errno	- verification itself failed, e.g. %-ENOMEM
- *
- * A load from kernel context during the run of a loader that was not
- * verified fails with %-EPERM in enforce mode.
+ * * %-EFAULT		- the signature could not be read
+ * * %-ENOMEM		- Hornet could not record the program (any mode but
+ *			  off), or verification ran out of memory
  */
-int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
-			 struct bpf_token *token, bool kernel)
+int hornet_bpf_prog_load_post_verifier(struct bpf_prog *prog,
+				       union bpf_attr *attr, bool kernel)
 {
-	enum hornet_mode mode = READ_ONCE(hornet_policy.mode);
-	struct hornet_result res;
-	bool allowed;
+	struct hornet_prog *hp = hornet_prog_blob(prog);
+	struct hornet_result res = { };
+	u64 seal_id = 0;
 	int err;
 
-	if (mode == HORNET_MODE_OFF)
+	if (!hp || hp->mode == HORNET_MODE_OFF)
 		return 0;
-
-	atomic64_inc(&hornet_counters.seen);
-	/* Not to trust, but to log the tag that the verifier will compute. */
-	hornet_audit_tag(prog);
-	if (kernel)
-		hornet_check_kernel_load(attr, &res);
+	res.keyring_id = attr->keyring_id;
+	res.origin = hp->origin;
+	if (hp->origin == HORNET_FROM_USER)
+		seal_id = hornet_check_user(prog, hp, &res);
 	else
-		hornet_check_load(prog, attr, READ_ONCE(hornet_policy.keyrings),
-				  &res);
+		hornet_check_kernel(prog, &res);
 
-	allowed = res.err == 0 || mode != HORNET_MODE_ENFORCE;
-	if (res.verdict == HORNET_OK && res.origin == HORNET_FROM_USER)
-		atomic64_inc(&hornet_counters.verified);
-	else if (!allowed)
-		atomic64_inc(&hornet_counters.refused);
-	else if (res.err)
-		atomic64_inc(&hornet_counters.audited);
-
-	hornet_audit_decision(prog, &res, mode, allowed);
-	if (res.maps) {
-		int err = hornet_seal_add(prog, res.maps, res.nr_maps);
-
-		kfree(res.maps);
-		if (err && mode == HORNET_MODE_ENFORCE)
-			return err;
+	err = hornet_decide(prog, &res, hp->mode);
+	if (!err && res.verdict == HORNET_OK &&
+	    res.origin == HORNET_FROM_USER) {
+		hp->seal_id = seal_id;
+		WRITE_ONCE(hp->verified, true);
 	}
-	if (!allowed)
-		return res.err;
-	err = hornet_prov_add(prog, res.verdict, res.origin, res.loader_id,
-			      res.signer);
-	return mode == HORNET_MODE_ENFORCE ? err : 0;
+	return err;
 }
 
 /**
@@ -126,7 +262,7 @@ static int hornet_map_access(const char *op, const struct bpf_map *map,
 		return 0;
 	if (sealed && hornet_map_is_sealed(map))
 		verdict = HORNET_SEALED;
-	else if (hornet_map_hidden(map, hornet_prov_run_id()))
+	else if (hornet_map_hidden(map))
 		verdict = HORNET_HIDDEN;
 	else
 		return 0;
@@ -135,77 +271,83 @@ static int hornet_map_access(const char *op, const struct bpf_map *map,
 }
 
 /**
- * hornet_bpf_prog - check a program's maps before an fd for it is made
- * @prog: the program, after the BPF verifier has bound its maps
+ * hornet_bpf_prog - name a program's record; keep a run's children to it
+ * @prog: a program an fd is about to be made for, by any task
  *
- * Return:
- * * %0		- the program uses no map sealed by another load nor one
- *		  hidden by a loader's run it is not part of and, if it is a
- *		  fresh verified load, its maps are the maps it was verified
- *		  against; or Hornet is not enforcing
- * * %-EPERM	- in enforce mode, the program uses a map sealed by another
- *		  load or hidden from it, or a map that was not part of its
- *		  signed payload, or misses one that was
+ * The load was decided in hornet_bpf_prog_load_post_verifier(); nothing
+ * here changes a verdict. The record gets the program's id, and while a
+ * verified loader's run lasts, no task outside it may get at a program
+ * that uses a map the run is hiding.
+ *
+ * Return: 0, or -EPERM in enforce mode for a program that uses a map
+ * hidden from the caller.
  */
 int hornet_bpf_prog(struct bpf_prog *prog)
 {
 	enum hornet_mode mode = READ_ONCE(hornet_policy.mode);
+	bool allowed = mode != HORNET_MODE_ENFORCE;
 	struct hornet_result res = { };
-	bool allowed;
 
 	hornet_prov_named(prog);
-	if (mode == HORNET_MODE_OFF)
+	if (mode == HORNET_MODE_OFF || !hornet_prog_hidden(prog))
 		return 0;
-	res.verdict = hornet_seal_check(prog, hornet_prov_run_id());
-	if (res.verdict == HORNET_OK)
-		return 0;
+	res.verdict = HORNET_HIDDEN;
 	res.err = hornet_verdict_errno(res.verdict);
-
-	allowed = mode != HORNET_MODE_ENFORCE;
-	if (allowed)
-		atomic64_inc(&hornet_counters.audited);
-	else
-		atomic64_inc(&hornet_counters.refused);
 	hornet_audit_decision(prog, &res, mode, allowed);
 	return allowed ? 0 : res.err;
 }
 
 /**
- * hornet_bpf_map - refuse new fds for sealed and hidden maps
- * @map: the map an fd is about to be created for
- * @fmode: the fd's mode (unused: no access is allowed)
+ * hornet_bpf_map_op - name the way a map is being reached, for the record
  *
- * Covers BPF_MAP_GET_FD_BY_ID and BPF_OBJ_GET, and the fd of a map being
- * created, which is never sealed yet and is hidden only from other runs.
+ * Return: "map_in_map" when it is being put into a map-in-map,
+ * "map_iter" when an iterator is attached to it, else "map_get_fd".
+ */
+static const char *hornet_bpf_map_op(void)
+{
+	switch (hornet_task_cmd()) {
+	case BPF_MAP_UPDATE_ELEM:
+	case BPF_MAP_UPDATE_BATCH:
+		return "map_in_map";
+	case BPF_LINK_CREATE:
+		return "map_iter";
+	default:
+		return "map_get_fd";
+	}
+}
+
+/**
+ * hornet_bpf_map - refuse access to sealed and hidden maps
+ * @map: the map an fd is about to be created for, or that is being put
+ *	 into a map-in-map or attached to an iterator
+ * @fmode: the access asked for (unused: no access is allowed)
+ *
+ * Covers BPF_MAP_GET_FD_BY_ID and BPF_OBJ_GET, the fd of a map being
+ * created (never sealed yet, and hidden only from other runs), map-in-map
+ * insertion and map iterators.
  *
  * Return: 0, or -EPERM for a sealed or hidden map in enforce mode.
  */
 int hornet_bpf_map(struct bpf_map *map, fmode_t fmode)
 {
-	return hornet_map_access("map_get_fd", map, true);
+	return hornet_map_access(hornet_bpf_map_op(), map, true);
 }
 
 /**
- * hornet_bpf_map_create - hide the maps a verified loader creates
+ * hornet_bpf_map_create - note which run a map is created in
  * @map: the map being created
  * @attr: its attributes (unused)
  * @token: the BPF token, if any (unused)
  * @kernel: whether the map is created from kernel context
  *
- * Return: 0, or -ENOMEM in enforce mode when the map cannot be hidden.
+ * Return: 0.
  */
 int hornet_bpf_map_create(struct bpf_map *map, union bpf_attr *attr,
 			  struct bpf_token *token, bool kernel)
 {
-	enum hornet_mode mode = READ_ONCE(hornet_policy.mode);
-	struct hornet_task loader;
-	int err;
-
-	if (mode == HORNET_MODE_OFF || !kernel ||
-	    !hornet_prov_loader(&loader) || loader.verdict != HORNET_OK)
-		return 0;
-	err = hornet_map_hide(map, loader.run_id);
-	return mode == HORNET_MODE_ENFORCE ? err : 0;
+	if (kernel)
+		hornet_map_created(map);
+	return 0;
 }
 
 /**
@@ -294,7 +436,7 @@ int hornet_bpf(int cmd, union bpf_attr *attr, unsigned int size, bool kernel)
 	struct bpf_map *map;
 	int err;
 
-	hornet_prov_set_cmd(cmd);
+	hornet_task_set_cmd(cmd);
 	if (READ_ONCE(hornet_policy.mode) == HORNET_MODE_OFF)
 		return 0;
 	mc = hornet_map_cmd(cmd);
@@ -317,7 +459,7 @@ int hornet_bpf(int cmd, union bpf_attr *attr, unsigned int size, bool kernel)
  */
 int hornet_bpf_map_access(struct bpf_map *map, fmode_t fmode)
 {
-	const struct hornet_map_cmd *mc = hornet_map_cmd(hornet_prov_cmd());
+	const struct hornet_map_cmd *mc = hornet_map_cmd(hornet_task_cmd());
 
 	return hornet_map_access(mc ? mc->op : "map_access", map, false);
 }
@@ -343,42 +485,60 @@ int hornet_mmap_file(struct file *file, unsigned long reqprot,
 }
 
 /**
- * hornet_bpf_prog_test_run - note the start of a loader's run
+ * hornet_bpf_prog_test_run - start tracking a run of a loader
  * @prog: the program about to run
  *
- * Return: 0; Hornet judges programs at load, not at run.
+ * Runs are tracked in every mode, so that a mode changed during a run
+ * cannot make its children look like the kernel's own loads.
+ *
+ * Return:
+ * * %0		- the run goes on
+ * * %-EBUSY	- enforce mode, and the program is already running
+ * * %-ENOMEM	- the run could not be tracked
  */
 int hornet_bpf_prog_test_run(struct bpf_prog *prog)
 {
-	if (READ_ONCE(hornet_policy.mode) != HORNET_MODE_OFF)
-		hornet_prov_run_begin(prog);
-	return 0;
+	enum hornet_mode mode = READ_ONCE(hornet_policy.mode);
+	int err;
+
+	err = hornet_run_begin(prog, mode);
+	if (err && mode != HORNET_MODE_OFF)
+		hornet_audit_run(prog, mode, err);
+	return err;
 }
 
 /**
- * hornet_bpf_prog_test_run_end - note the end of a loader's run
- * @prog: the program that ran (unused)
+ * hornet_bpf_prog_test_run_end - end the run hornet_bpf_prog_test_run() began
+ * @prog: the program that ran
  */
 void hornet_bpf_prog_test_run_end(struct bpf_prog *prog)
 {
-	hornet_prov_run_end();
+	hornet_run_end(prog);
 }
 
 /**
- * hornet_bpf_map_free - forget a map that is freed
+ * hornet_bpf_map_free - drop what Hornet holds for a map that is freed
  * @map: the map
  */
 void hornet_bpf_map_free(struct bpf_map *map)
 {
-	hornet_map_unseal(map);
+	hornet_map_forget(map);
 }
 
 /**
- * hornet_bpf_prog_free - forget a program that is freed
+ * hornet_bpf_prog_free - drop what Hornet holds for a program that is freed
  * @prog: the program
+ *
+ * May run from an RCU callback: nothing here sleeps or takes a lock that
+ * process context holds with interrupts enabled.
  */
 void hornet_bpf_prog_free(struct bpf_prog *prog)
 {
+	struct hornet_prog *hp = hornet_prog_blob(prog);
+
+	if (!hp)
+		return;
+	hornet_pending_free(hp->pending);
+	hp->pending = NULL;
 	hornet_prov_forget(prog);
-	hornet_seal_drop(prog);
 }

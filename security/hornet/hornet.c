@@ -2,9 +2,11 @@
 /*
  * Hornet: signature verification for BPF light skeleton loaders.
  *
- * This file only registers the LSM. The hooks are in hooks.c, the verifier
- * in verify.c, the mode and keyring policy in policy.c, the securityfs
- * interface in fs.c and the audit records in audit.c.
+ * This file only registers the LSM. The hooks are in hooks.c, the signature
+ * check in verify.c, sealed and hidden maps in seal.c, loader runs in run.c,
+ * the programs file's records in provenance.c, the mode and keyring policy
+ * in policy.c, the securityfs interface in fs.c and the audit records in
+ * audit.c.
  */
 
 #include <linux/init.h>
@@ -17,6 +19,8 @@ bool hornet_enabled __ro_after_init;
 
 struct lsm_blob_sizes hornet_blob_sizes __ro_after_init = {
 	.lbs_task = sizeof(struct hornet_task),
+	.lbs_bpf_map = sizeof(struct hornet_map),
+	.lbs_bpf_prog = sizeof(struct hornet_prog),
 };
 
 static const struct lsm_id hornet_lsmid = {
@@ -26,6 +30,8 @@ static const struct lsm_id hornet_lsmid = {
 
 static struct security_hook_list hornet_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(bpf_prog_load, hornet_bpf_prog_load),
+	LSM_HOOK_INIT(bpf_prog_load_post_verifier,
+		      hornet_bpf_prog_load_post_verifier),
 	LSM_HOOK_INIT(bpf_prog, hornet_bpf_prog),
 	LSM_HOOK_INIT(bpf_prog_free, hornet_bpf_prog_free),
 	LSM_HOOK_INIT(bpf, hornet_bpf),

@@ -7,6 +7,7 @@
 #define _SECURITY_HORNET_H
 
 #include <linux/atomic.h>
+#include <linux/refcount.h>
 #include <linux/bpf.h>
 #include <linux/types.h>
 
@@ -43,6 +44,7 @@ enum hornet_mode {
  *		   during a run that has not ended
  * @HORNET_UNVERIFIED: a kernel-context load during the run of a loader
  *		       that was not verified
+ * @HORNET_BUSY: a run of a loader that is already running
  * @HORNET_KERNEL: a load from kernel context (bpf_sys_bpf())
  * @HORNET_ERROR: verification could not be completed (e.g. -ENOMEM)
  * @HORNET_VERDICT_MAX: number of verdicts
@@ -61,6 +63,7 @@ enum hornet_verdict {
 	HORNET_SEALED,
 	HORNET_HIDDEN,
 	HORNET_UNVERIFIED,
+	HORNET_BUSY,
 	HORNET_KERNEL,
 	HORNET_ERROR,
 	HORNET_VERDICT_MAX
@@ -125,9 +128,6 @@ struct hornet_counters {
  *	 %HORNET_ERROR; 0 for %HORNET_OK and %HORNET_KERNEL
  * @keyring_id: keyring_id from the attr
  * @signer: who vouched, "subject: key-id", or empty
- * @maps: for %HORNET_OK, the maps that were hashed, each with a reference
- *	  held; the array and the references belong to the caller
- * @nr_maps: the number of @maps
  * @origin: where the load came from
  * @loader_id: for %HORNET_FROM_LOADER, the id of the loader
  */
@@ -136,29 +136,105 @@ struct hornet_result {
 	int err;
 	s32 keyring_id;
 	char signer[HORNET_SIGNER_MAX];
-	struct bpf_map **maps;
-	u32 nr_maps;
 	enum hornet_origin origin;
 	u32 loader_id;
 };
 
 /**
+ * struct hornet_pending - what a signed load's check needs from its start
+ * @sig: the signature, copied from the caller once
+ * @sig_len: its length
+ * @insns: the instructions as the caller gave them; the verifier rewrites
+ *	   the program's own copy before the check runs
+ * @insn_cnt: the number of instructions
+ * @keyring_id: keyring_id from the attr
+ * @fd_array_cnt: fd_array_cnt from the attr
+ */
+struct hornet_pending {
+	void *sig;
+	u32 sig_len;
+	struct bpf_insn *insns;
+	u32 insn_cnt;
+	s32 keyring_id;
+	u32 fd_array_cnt;
+};
+
+struct hornet_prog_record;
+
+/**
+ * struct hornet_prog - Hornet's part of a program's security blob
+ * @mode: the mode read when the load started; the whole load is judged in it
+ * @early: a verdict reached before the verifier ran (unsigned, malformed,
+ *	   unreadable), or %HORNET_OK when the check is still to come
+ * @origin: where the load came from
+ * @pending: for a signed userspace load, what the check needs, until it runs
+ * @verified: set, once and for good, when the program is a userspace load
+ *	      whose signature was verified; its runs trust their children
+ * @seal_id: for a verified program, the number the maps it was verified
+ *	     against carry while they are sealed; never reused, never 0
+ * @running: how many runs of the program are in progress
+ * @rec: the program's line in the programs file, or NULL
+ *
+ * The blob lives in prog->aux, so it stays with the program when the
+ * verifier or the JIT reallocates the struct bpf_prog, and is freed with
+ * it, possibly from an RCU callback.
+ */
+struct hornet_prog {
+	enum hornet_mode mode;
+	enum hornet_verdict early;
+	enum hornet_origin origin;
+	struct hornet_pending *pending;
+	bool verified;
+	u64 seal_id;
+	atomic_t running;
+	struct hornet_prog_record *rec;
+};
+
+/**
+ * struct hornet_run - one run of a BPF_PROG_TYPE_SYSCALL program
+ * @ref: held by the running task and by each map the run created
+ * @id: a number no other run has; never 0
+ * @loader_id: the program's id
+ * @loader_seal: the program's seal_id, or 0 if it is not verified
+ * @verified: whether the program was verified and this run may vouch for
+ *	      what it loads; fixed when the run starts
+ * @ended: set when the run is over; the maps it made are then visible
+ * @outer: the run this one is nested in, in the same task, or NULL
+ * @signer: who vouched for the program, or empty
+ */
+struct hornet_run {
+	refcount_t ref;
+	u64 id;
+	u32 loader_id;
+	u64 loader_seal;
+	bool verified;
+	bool ended;
+	struct hornet_run *outer;
+	char signer[HORNET_SIGNER_MAX];
+};
+
+/**
+ * struct hornet_map - Hornet's part of a map's security blob
+ * @sealed_by: the seal_id of the verified load whose payload held this map,
+ *	       or 0; set once, with cmpxchg, and kept until the map is freed
+ * @run: the run that created the map (from kernel context), with a
+ *	 reference held, or NULL
+ */
+struct hornet_map {
+	atomic64_t sealed_by;
+	struct hornet_run *run;
+};
+
+/**
  * struct hornet_task - Hornet's part of a task's security blob
  * @cmd: the task's last bpf() command, for naming it in audit records
- * @run_id: while the task is in a userspace BPF_PROG_RUN of a syscall
- *	    program (a loader), a number no other run has; 0 otherwise
- * @loader_id: the id of that loader
- * @verdict: that loader's verdict
- * @signer: who vouched for that loader, or empty
+ * @run: the run of a syscall program the task is in, or NULL
  *
  * Only the task itself reads and writes its blob.
  */
 struct hornet_task {
 	int cmd;
-	u64 run_id;
-	u32 loader_id;
-	enum hornet_verdict verdict;
-	char signer[HORNET_SIGNER_MAX];
+	struct hornet_run *run;
 };
 
 extern bool hornet_enabled;
@@ -166,6 +242,32 @@ extern struct lsm_blob_sizes hornet_blob_sizes;
 extern struct hornet_policy hornet_policy;
 extern struct mutex hornet_policy_mutex;
 extern struct hornet_counters hornet_counters;
+
+/**
+ * hornet_prog_blob - Hornet's part of a program's security blob
+ * @prog: the program
+ *
+ * Return: the blob, or NULL if the LSM framework could not allocate it.
+ */
+static inline struct hornet_prog *hornet_prog_blob(const struct bpf_prog *prog)
+{
+	if (unlikely(!prog->aux->security))
+		return NULL;
+	return prog->aux->security + hornet_blob_sizes.lbs_bpf_prog;
+}
+
+/**
+ * hornet_map_blob - Hornet's part of a map's security blob
+ * @map: the map
+ *
+ * Return: the blob, or NULL if the LSM framework could not allocate it.
+ */
+static inline struct hornet_map *hornet_map_blob(const struct bpf_map *map)
+{
+	if (unlikely(!map->security))
+		return NULL;
+	return map->security + hornet_blob_sizes.lbs_bpf_map;
+}
 
 /* policy.c */
 const char *hornet_mode_name(enum hornet_mode mode);
@@ -179,33 +281,40 @@ int hornet_policy_set_keyrings(struct hornet_policy *policy, u32 keyrings);
 /* verify.c */
 const char *hornet_verdict_name(enum hornet_verdict verdict);
 int hornet_verdict_errno(enum hornet_verdict verdict);
-int hornet_payload_add_maps(struct kvec *vec, struct bpf_map **maps,
-			    bpfptr_t fd_array, u32 cnt);
-void hornet_check_load(struct bpf_prog *prog, const union bpf_attr *attr,
-		       u32 keyrings, struct hornet_result *res);
+enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
+					 const struct bpf_prog *prog,
+					 struct hornet_pending **pending);
+void hornet_pending_free(struct hornet_pending *pending);
+void hornet_check_signed(struct bpf_prog *prog,
+			 const struct hornet_pending *pending, u32 keyrings,
+			 struct hornet_result *res);
 
 /* seal.c */
-int hornet_seal_add(struct bpf_prog *prog, struct bpf_map **maps, u32 nr_maps);
-enum hornet_verdict hornet_seal_check(struct bpf_prog *prog, u64 run_id);
-void hornet_seal_drop(struct bpf_prog *prog);
+enum hornet_verdict hornet_seal_maps(struct bpf_prog *prog, u64 seal_id);
+enum hornet_verdict hornet_check_maps(struct bpf_prog *prog, u64 seal_id,
+				       const struct hornet_run *run);
 bool hornet_map_is_sealed(const struct bpf_map *map);
-void hornet_map_unseal(struct bpf_map *map);
-int hornet_map_hide(struct bpf_map *map, u64 run_id);
-bool hornet_map_hidden(const struct bpf_map *map, u64 run_id);
-void hornet_run_unhide(u64 run_id);
+bool hornet_map_hidden(const struct bpf_map *map);
+bool hornet_prog_hidden(struct bpf_prog *prog);
+void hornet_map_created(struct bpf_map *map);
+void hornet_map_forget(struct bpf_map *map);
+u64 hornet_seal_next(void);
+
+/* run.c */
+struct hornet_run *hornet_run_current(void);
+int hornet_run_begin(struct bpf_prog *prog, enum hornet_mode mode);
+void hornet_run_end(struct bpf_prog *prog);
+struct hornet_run *hornet_run_get(struct hornet_run *run);
+void hornet_run_put(struct hornet_run *run);
+void hornet_task_set_cmd(int cmd);
+int hornet_task_cmd(void);
 
 /* provenance.c */
 struct seq_file;
-bool hornet_prov_loader(struct hornet_task *res);
-void hornet_prov_run_begin(const struct bpf_prog *prog);
-void hornet_prov_run_end(void);
-u64 hornet_prov_run_id(void);
-void hornet_prov_set_cmd(int cmd);
-int hornet_prov_cmd(void);
-int hornet_prov_add(const struct bpf_prog *prog, enum hornet_verdict verdict,
-		    enum hornet_origin origin, u32 loader_id, const char *signer);
+int hornet_prov_add(struct bpf_prog *prog, const struct hornet_result *res);
+const char *hornet_prov_signer(const struct bpf_prog *prog);
 void hornet_prov_named(const struct bpf_prog *prog);
-void hornet_prov_forget(const struct bpf_prog *prog);
+void hornet_prov_forget(struct bpf_prog *prog);
 int hornet_prov_show(struct seq_file *m, void *v);
 
 /* audit.c */
@@ -218,10 +327,14 @@ void hornet_audit_config(const char *op, const char *old, const char *new,
 void hornet_audit_map_access(const char *op, const struct bpf_map *map,
 			     enum hornet_verdict verdict, enum hornet_mode mode,
 			     bool allowed);
+void hornet_audit_run(const struct bpf_prog *prog, enum hornet_mode mode,
+		      int err);
 
 /* hooks.c */
 int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
 			 struct bpf_token *token, bool kernel);
+int hornet_bpf_prog_load_post_verifier(struct bpf_prog *prog,
+				       union bpf_attr *attr, bool kernel);
 int hornet_bpf_prog(struct bpf_prog *prog);
 void hornet_bpf_prog_free(struct bpf_prog *prog);
 int hornet_bpf(int cmd, union bpf_attr *attr, unsigned int size, bool kernel);
@@ -229,10 +342,10 @@ int hornet_bpf_map(struct bpf_map *map, fmode_t fmode);
 int hornet_bpf_map_access(struct bpf_map *map, fmode_t fmode);
 int hornet_bpf_map_create(struct bpf_map *map, union bpf_attr *attr,
 			  struct bpf_token *token, bool kernel);
+void hornet_bpf_map_free(struct bpf_map *map);
 int hornet_bpf_prog_test_run(struct bpf_prog *prog);
 void hornet_bpf_prog_test_run_end(struct bpf_prog *prog);
 int hornet_mmap_file(struct file *file, unsigned long reqprot,
 		     unsigned long prot, unsigned long flags);
-void hornet_bpf_map_free(struct bpf_map *map);
 
 #endif /* _SECURITY_HORNET_H */

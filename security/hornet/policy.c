@@ -217,6 +217,28 @@ static int __init hornet_mode_setup(char *str)
 }
 early_param("hornet.mode", hornet_mode_setup);
 
+/**
+ * hornet_lock_setup - handle the hornet.lock= boot parameter
+ * @str: a boolean; "1" locks the mode and the keyring policy at boot
+ *
+ * With the policy locked from the start, no write to securityfs can change
+ * it before an attacker's first chance to try.
+ *
+ * Return: 0, or -EINVAL for a value that is not a boolean.
+ */
+static int __init hornet_lock_setup(char *str)
+{
+	bool lock;
+
+	if (!str || kstrtobool(str, &lock)) {
+		pr_warn("hornet: ignoring hornet.lock=%s\n", str ?: "");
+		return -EINVAL;
+	}
+	hornet_policy.locked = lock;
+	return 0;
+}
+early_param("hornet.lock", hornet_lock_setup);
+
 #ifdef CONFIG_SECURITY_HORNET_KUNIT_TEST
 #include <kunit/test.h>
 

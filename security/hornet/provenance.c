@@ -4,17 +4,11 @@
  *
  * Every program Hornet lets through gets a record: its verdict and signer,
  * whether it came from userspace, from a loader's run or from the kernel
- * itself, and which loader created it. A kernel-context load (bpf_sys_bpf())
- * can only happen while a task runs a BPF_PROG_TYPE_SYSCALL program. When
- * that run is the task's own BPF_PROG_RUN, the hooks around it tell the
- * task's blob which loader runs and when it stops; a kernel-context load
- * outside such a run comes from the kernel proper, such as boot-time
- * preload. The blob is per task, so two loaders that run at once on two
- * CPUs each see their own.
- *
- * Records are read under RCU by the securityfs "programs" file and freed
- * after a grace period; they copy what they show, so that the program
- * itself is never touched after it is freed.
+ * itself, and which loader created it. The record hangs off the program's
+ * blob and sits on one list, which the securityfs "programs" file reads
+ * under RCU. Programs are freed from RCU callbacks, so the list's lock is
+ * taken with interrupts off, and a record is freed after a grace period:
+ * it copies what it shows, and the program is never touched once freed.
  */
 
 #include <linux/bpf.h>
@@ -23,15 +17,16 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/xarray.h>
+#include <linux/spinlock.h>
 
 #include "hornet.h"
 
 /**
  * struct hornet_prog_record - what Hornet knows of one live program
+ * @node: on hornet_records
  * @rcu: for freeing after readers are done
  * @id: the program's id, once its first fd exists; 0 before
- * @tag: the program's tag, from the same moment
+ * @tag: the program's tag
  * @name: the program's name
  * @verdict: the verdict it was loaded with
  * @origin: an enum hornet_origin
@@ -39,6 +34,7 @@
  * @signer: who vouched for it (for a child, for its loader), or empty
  */
 struct hornet_prog_record {
+	struct list_head node;
 	struct rcu_head rcu;
 	u32 id;
 	u8 tag[BPF_TAG_SIZE];
@@ -49,8 +45,9 @@ struct hornet_prog_record {
 	char signer[HORNET_SIGNER_MAX];
 };
 
-/* Live programs, indexed by their address. */
-static DEFINE_XARRAY(hornet_progs);
+/* Live programs' records; writers hold hornet_records_lock. */
+static LIST_HEAD(hornet_records);
+static DEFINE_SPINLOCK(hornet_records_lock);
 
 static const char *const hornet_origin_names[] = {
 	[HORNET_FROM_USER] = "user",
@@ -59,165 +56,100 @@ static const char *const hornet_origin_names[] = {
 };
 
 /**
- * hornet_task_ctx - Hornet's part of a task's security blob
- * @task: the task
- *
- * Return: the task's struct hornet_task.
- */
-static struct hornet_task *hornet_task_ctx(const struct task_struct *task)
-{
-	return task->security + hornet_blob_sizes.lbs_task;
-}
-
-/* Numbers runs; 0 means "in no run". */
-static atomic64_t hornet_run_seq = ATOMIC64_INIT(0);
-
-/**
- * hornet_prov_loader - the loader whose run the current task is in
- * @res: filled with the run, the loader's id, verdict and signer
- *
- * Return: true if the current task is in a loader's run, false if a
- * kernel-context load from it comes from the kernel proper.
- */
-bool hornet_prov_loader(struct hornet_task *res)
-{
-	const struct hornet_task *ctx = hornet_task_ctx(current);
-
-	if (!ctx->run_id)
-		return false;
-	*res = *ctx;
-	return true;
-}
-
-/**
- * hornet_prov_run_id - the run the current task is in
- *
- * Return: the run's number, or 0 when the task is in none.
- */
-u64 hornet_prov_run_id(void)
-{
-	return hornet_task_ctx(current)->run_id;
-}
-
-/**
- * hornet_prov_set_cmd - note the bpf() command the current task runs
- * @cmd: the command
- */
-void hornet_prov_set_cmd(int cmd)
-{
-	hornet_task_ctx(current)->cmd = cmd;
-}
-
-/**
- * hornet_prov_cmd - the bpf() command the current task runs
- *
- * Return: the command hornet_prov_set_cmd() last noted.
- */
-int hornet_prov_cmd(void)
-{
-	return hornet_task_ctx(current)->cmd;
-}
-
-/**
- * hornet_prov_run_begin - note that the current task starts a run
- * @prog: the program of a userspace BPF_PROG_RUN, as it will run
- *
- * Only BPF_PROG_TYPE_SYSCALL programs can issue bpf_sys_bpf(); for them the
- * task remembers the loader, its verdict and its signer until the run ends.
- */
-void hornet_prov_run_begin(const struct bpf_prog *prog)
-{
-	struct hornet_task *ctx = hornet_task_ctx(current);
-	const struct hornet_prog_record *rec;
-
-	if (prog->type != BPF_PROG_TYPE_SYSCALL)
-		return;
-	rcu_read_lock();
-	rec = xa_load(&hornet_progs, (unsigned long)prog);
-	/* No record: loaded while Hornet was off, so nothing vouches for it. */
-	ctx->verdict = rec ? rec->verdict : HORNET_UNVERIFIED;
-	strscpy(ctx->signer, rec ? rec->signer : "", sizeof(ctx->signer));
-	rcu_read_unlock();
-	ctx->loader_id = prog->aux->id;
-	ctx->run_id = atomic64_inc_return(&hornet_run_seq);
-}
-
-/**
- * hornet_prov_run_end - note that the current task's run has ended
- *
- * The maps the run hid become reachable, and later kernel-context loads of
- * the task no longer belong to the loader.
- */
-void hornet_prov_run_end(void)
-{
-	struct hornet_task *ctx = hornet_task_ctx(current);
-
-	if (!ctx->run_id)
-		return;
-	hornet_run_unhide(ctx->run_id);
-	ctx->run_id = 0;
-	ctx->loader_id = 0;
-}
-
-/**
- * hornet_prov_add - record a program that is being loaded
- * @prog: the program
- * @verdict: its verdict
- * @origin: where it came from
- * @loader_id: the loader that created it, or 0
- * @signer: who vouched for it, or an empty string
+ * hornet_prov_add - record a program that Hornet lets through
+ * @prog: the program, after the verifier, before it has an id
+ * @res: its verdict, origin, loader and signer
  *
  * Return: 0, or -ENOMEM.
  */
-int hornet_prov_add(const struct bpf_prog *prog, enum hornet_verdict verdict,
-		    enum hornet_origin origin, u32 loader_id, const char *signer)
+int hornet_prov_add(struct bpf_prog *prog, const struct hornet_result *res)
 {
+	struct hornet_prog *hp = hornet_prog_blob(prog);
 	struct hornet_prog_record *rec;
-	int err;
+	unsigned long flags;
 
+	if (!hp)
+		return -ENOMEM;
 	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
 	if (!rec)
 		return -ENOMEM;
+	memcpy(rec->tag, prog->tag, sizeof(rec->tag));
 	strscpy(rec->name, prog->aux->name, sizeof(rec->name));
-	rec->verdict = verdict;
-	rec->origin = origin;
-	rec->loader_id = loader_id;
-	strscpy(rec->signer, signer, sizeof(rec->signer));
-	err = xa_err(xa_store(&hornet_progs, (unsigned long)prog, rec,
-			      GFP_KERNEL));
-	if (err)
-		kfree(rec);
-	return err;
+	rec->verdict = res->verdict;
+	rec->origin = res->origin;
+	rec->loader_id = res->loader_id;
+	strscpy(rec->signer, res->signer, sizeof(rec->signer));
+	hp->rec = rec;
+	spin_lock_irqsave(&hornet_records_lock, flags);
+	list_add_tail_rcu(&rec->node, &hornet_records);
+	spin_unlock_irqrestore(&hornet_records_lock, flags);
+	return 0;
 }
 
 /**
- * hornet_prov_named - fill in a program's id and tag at its first fd
- * @prog: the program, after the verifier
+ * hornet_prov_signer - who vouched for a program
+ * @prog: a live program
+ *
+ * Return: the signer its record names, or "" if it has none.
+ */
+const char *hornet_prov_signer(const struct bpf_prog *prog)
+{
+	struct hornet_prog *hp = hornet_prog_blob(prog);
+
+	return hp && hp->rec ? hp->rec->signer : "";
+}
+
+/**
+ * hornet_prov_named - fill in a program's id at its first fd
+ * @prog: the program, which has an id by now
  */
 void hornet_prov_named(const struct bpf_prog *prog)
 {
-	struct hornet_prog_record *rec;
+	struct hornet_prog *hp = hornet_prog_blob(prog);
 
-	rcu_read_lock();
-	rec = xa_load(&hornet_progs, (unsigned long)prog);
-	if (rec && !READ_ONCE(rec->id)) {
-		memcpy(rec->tag, prog->tag, sizeof(rec->tag));
-		WRITE_ONCE(rec->id, prog->aux->id);
-	}
-	rcu_read_unlock();
+	if (hp && hp->rec && !READ_ONCE(hp->rec->id))
+		WRITE_ONCE(hp->rec->id, prog->aux->id);
 }
 
 /**
  * hornet_prov_forget - drop the record of a program that is freed
  * @prog: the program
+ *
+ * May run from an RCU callback.
  */
-void hornet_prov_forget(const struct bpf_prog *prog)
+void hornet_prov_forget(struct bpf_prog *prog)
 {
-	struct hornet_prog_record *rec;
+	struct hornet_prog *hp = hornet_prog_blob(prog);
+	unsigned long flags;
 
-	rec = xa_erase(&hornet_progs, (unsigned long)prog);
-	if (rec)
-		kfree_rcu(rec, rcu);
+	if (!hp || !hp->rec)
+		return;
+	spin_lock_irqsave(&hornet_records_lock, flags);
+	list_del_rcu(&hp->rec->node);
+	spin_unlock_irqrestore(&hornet_records_lock, flags);
+	kfree_rcu(hp->rec, rcu);
+	hp->rec = NULL;
+}
+
+/**
+ * hornet_seq_escape - write a string with control bytes escaped
+ * @m: the seq_file
+ * @s: the string
+ *
+ * Bytes outside printable ASCII, and the backslash itself, become a
+ * backslash and three octal digits, so that no signer can start a line of
+ * its own.
+ */
+static void hornet_seq_escape(struct seq_file *m, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c < 0x20 || c >= 0x7f || c == '\\')
+			seq_printf(m, "\\%03o", c);
+		else
+			seq_putc(m, c);
+	}
 }
 
 /**
@@ -227,27 +159,31 @@ void hornet_prov_forget(const struct bpf_prog *prog)
  *
  * One line per live program that has an id: id, tag, name, verdict,
  * origin, loader id (0 for none) and signer ("-" for none), the signer
- * last because it may hold spaces.
+ * last because it may hold spaces. The signer is escaped: see
+ * hornet_seq_escape().
  *
  * Return: 0.
  */
 int hornet_prov_show(struct seq_file *m, void *v)
 {
 	const struct hornet_prog_record *rec;
-	unsigned long index;
 
 	seq_puts(m, "id tag name verdict origin loader signer\n");
 	rcu_read_lock();
-	xa_for_each(&hornet_progs, index, rec) {
+	list_for_each_entry_rcu(rec, &hornet_records, node) {
 		u32 id = READ_ONCE(rec->id);
 
 		if (!id)
 			continue;
-		seq_printf(m, "%u %*phN %s %s %s %u %s\n", id, BPF_TAG_SIZE,
+		seq_printf(m, "%u %*phN %s %s %s %u ", id, BPF_TAG_SIZE,
 			   rec->tag, rec->name[0] ? rec->name : "-",
 			   hornet_verdict_name(rec->verdict),
-			   hornet_origin_names[rec->origin], rec->loader_id,
-			   rec->signer[0] ? rec->signer : "-");
+			   hornet_origin_names[rec->origin], rec->loader_id);
+		if (rec->signer[0])
+			hornet_seq_escape(m, rec->signer);
+		else
+			seq_putc(m, '-');
+		seq_putc(m, '\n');
 	}
 	rcu_read_unlock();
 	return 0;

@@ -3,10 +3,17 @@
  * Hornet: build the signed payload of a BPF_PROG_LOAD and verify it.
  *
  * The payload is the program's instructions followed by the value of each
- * map in fd_array[0..fd_array_cnt - 1], in order. Each piece is hashed where
- * it lives (the instructions in the bpf_prog the kernel will verify and run,
- * the values in the frozen maps), in one pass, through
- * pkcs7_supply_detached_data_vec(); nothing is copied.
+ * map in fd_array[0..fd_array_cnt - 1], in order. The check runs once the
+ * verifier has bound the program's maps, in the loading task: the maps are
+ * then the ones the program will use, in fd_array order (with fd_array_cnt
+ * the verifier binds them first, in order, and resolves every map index to
+ * them without reading fd_array again), and the program must use no other.
+ *
+ * The verifier rewrites the instructions in place, so the signed ones are
+ * kept from the start of the load: the signature and the instructions are
+ * copied from the caller once, before the verifier runs. Each piece is then
+ * hashed where it lives, in one pass, through
+ * pkcs7_supply_detached_data_vec().
  */
 
 #include <crypto/pkcs7.h>
@@ -44,6 +51,7 @@ static const struct hornet_verdict_info hornet_verdicts[HORNET_VERDICT_MAX] = {
 	[HORNET_SEALED]		= { "sealed", -EPERM },
 	[HORNET_HIDDEN]		= { "hidden", -EPERM },
 	[HORNET_UNVERIFIED]	= { "unverified", -EPERM },
+	[HORNET_BUSY]		= { "busy", -EBUSY },
 	[HORNET_KERNEL]		= { "kernel", 0 },
 	[HORNET_ERROR]		= { "error", -EINVAL },
 };
@@ -126,52 +134,53 @@ static int hornet_payload_build(struct kvec *vec, const struct bpf_insn *insns,
 }
 
 /**
- * hornet_get_blobs - take the maps of fd_array and describe them
- * @fd_array: the load's fd_array
- * @cnt: fd_array_cnt
- * @maps: filled with a reference to each map; put them with bpf_map_put()
- * @blobs: filled with the description of each map
+ * hornet_describe_maps - describe the maps a program was given in fd_array
+ * @prog: the program, after the verifier; its maps cannot change any more
+ * @cnt: fd_array_cnt of the load
+ * @blobs: filled with the description of used_maps[0..@cnt - 1]
+ *
+ * With fd_array_cnt the verifier binds the maps of fd_array first, in
+ * order, so they are the first @cnt used maps. A map bound from anywhere
+ * else (a map fd in an instruction), a BTF object or a repeated map in
+ * fd_array makes the count differ, and the load is refused: every map the
+ * program uses must be covered by the signature.
  *
  * Return:
- * * %0		- @cnt maps are held
- * * %-EFAULT	- fd_array could not be read
- * * %-EPERM	- an entry is not a map
- *
- * On error no reference is held.
+ * * %0		- @blobs describes exactly the program's maps
+ * * %-EPERM	- the program uses more or fewer maps than fd_array names
  */
-static int hornet_get_blobs(bpfptr_t fd_array, u32 cnt, struct bpf_map **maps,
-			    struct hornet_blob *blobs)
+static int hornet_describe_maps(struct bpf_prog *prog, u32 cnt,
+				struct hornet_blob *blobs)
 {
-	u32 i, fd, zero = 0;
+	struct bpf_prog_aux *aux = prog->aux;
+	u32 i, zero = 0;
+	int err = 0;
 
+	mutex_lock(&aux->used_maps_mutex);
+	if (aux->used_map_cnt != cnt) {
+		err = -EPERM;
+		goto out;
+	}
 	for (i = 0; i < cnt; i++) {
-		struct bpf_map *map;
+		struct bpf_map *map = aux->used_maps[i];
 
-		if (copy_from_bpfptr_offset(&fd, fd_array, i * sizeof(fd),
-					    sizeof(fd))) {
-			while (i--)
-				bpf_map_put(maps[i]);
-			return -EFAULT;
-		}
-		map = bpf_map_get(fd);
-		if (IS_ERR(map)) {
-			while (i--)
-				bpf_map_put(maps[i]);
-			return -EPERM;
-		}
-		maps[i] = map;
 		blobs[i].map_type = map->map_type;
 		blobs[i].max_entries = map->max_entries;
 		blobs[i].frozen = READ_ONCE(map->frozen);
 		blobs[i].size = map->value_size;
 		blobs[i].value = NULL;
+		/* An array's value lives as long as the map, which the
+		 * program holds.
+		 */
 		if (map->map_type == BPF_MAP_TYPE_ARRAY) {
 			rcu_read_lock();
 			blobs[i].value = map->ops->map_lookup_elem(map, &zero);
 			rcu_read_unlock();
 		}
 	}
-	return 0;
+out:
+	mutex_unlock(&aux->used_maps_mutex);
+	return err;
 }
 
 /**
@@ -283,111 +292,123 @@ static int hornet_verify_payload(const void *sig, size_t sig_len,
 }
 
 /**
- * hornet_check_signed - verify a userspace load that carries a signature
- * @prog: the program, with its instructions copied in
+ * hornet_pending_take - copy what a signed load's check needs, once
  * @attr: the load's attributes, whose pointers are userspace pointers
- * @keyrings: the accepted keyrings
- * @res: filled with the verdict and the signer
+ * @prog: the program, with its instructions copied in, before the verifier
+ * @pending: set to the copy, to free with hornet_pending_free(), when
+ *	     %HORNET_OK is returned
+ *
+ * Return:
+ * * %HORNET_OK		- @pending holds the signature and the instructions
+ * * %HORNET_UNSIGNED	- the load carries no signature
+ * * %HORNET_MALFORMED	- the signature is empty
+ * * %HORNET_FAULT	- the signature could not be read
+ * * %HORNET_BADMAP	- fd_array_cnt is larger than any program may use
+ * * %HORNET_ERROR	- out of memory
  */
-static void hornet_check_signed(struct bpf_prog *prog,
-				const union bpf_attr *attr, u32 keyrings,
-				struct hornet_result *res)
+enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
+					 const struct bpf_prog *prog,
+					 struct hornet_pending **pending)
 {
-	u32 i, cnt = attr->fd_array_cnt;
+	struct hornet_pending *p;
+	void *sig;
+
+	*pending = NULL;
+	if (!attr->signature)
+		return HORNET_UNSIGNED;
+	if (!attr->signature_size)
+		return HORNET_MALFORMED;
+	if (attr->fd_array_cnt > MAX_USED_MAPS)
+		return HORNET_BADMAP;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return HORNET_ERROR;
+	p->insns = kvmemdup(prog->insnsi, bpf_prog_insn_size(prog),
+			    GFP_KERNEL);
+	if (!p->insns) {
+		kfree(p);
+		return HORNET_ERROR;
+	}
+	sig = kvmemdup_bpfptr(make_bpfptr(attr->signature, false),
+			      attr->signature_size);
+	if (IS_ERR(sig)) {
+		kvfree(p->insns);
+		kfree(p);
+		return PTR_ERR(sig) == -EFAULT ? HORNET_FAULT : HORNET_ERROR;
+	}
+	p->sig = sig;
+	p->sig_len = attr->signature_size;
+	p->insn_cnt = prog->len;
+	p->keyring_id = attr->keyring_id;
+	p->fd_array_cnt = attr->fd_array_cnt;
+	*pending = p;
+	return HORNET_OK;
+}
+
+/**
+ * hornet_pending_free - free what hornet_pending_take() copied
+ * @pending: the copy, or NULL
+ *
+ * Safe in any context the kernel frees programs in.
+ */
+void hornet_pending_free(struct hornet_pending *pending)
+{
+	if (!pending)
+		return;
+	kvfree(pending->sig);
+	kvfree(pending->insns);
+	kfree(pending);
+}
+
+/**
+ * hornet_check_signed - verify a signed load against the maps it was bound
+ * @prog: the program, after the verifier, before it has an id
+ * @pending: the signature and the instructions, from the start of the load
+ * @keyrings: the accepted keyrings
+ * @res: filled with the verdict, its errno and the signer
+ */
+void hornet_check_signed(struct bpf_prog *prog,
+			 const struct hornet_pending *pending, u32 keyrings,
+			 struct hornet_result *res)
+{
+	u32 cnt = pending->fd_array_cnt;
 	struct hornet_blob *blobs = NULL;
-	struct bpf_map **maps = NULL;
 	struct key *keyring = NULL;
 	struct kvec *vec = NULL;
-	void *sig = NULL;
 	int err;
 
-	res->verdict = hornet_resolve_keyring(attr->keyring_id, keyrings,
+	res->verdict = hornet_resolve_keyring(pending->keyring_id, keyrings,
 					      &keyring);
 	if (res->verdict != HORNET_OK)
 		goto out;
 
 	res->verdict = HORNET_ERROR;
 	res->err = -ENOMEM;
-	if (cnt > MAX_USED_MAPS) {
-		res->verdict = HORNET_BADMAP;
-		goto out;
-	}
 	vec = kcalloc(cnt + 1, sizeof(*vec), GFP_KERNEL);
-	maps = kcalloc(cnt, sizeof(*maps), GFP_KERNEL);
 	blobs = kcalloc(cnt, sizeof(*blobs), GFP_KERNEL);
-	if (!vec || (cnt && (!maps || !blobs)))
+	if (!vec || (cnt && !blobs))
 		goto out;
 
-	sig = kvmemdup_bpfptr(make_bpfptr(attr->signature, false),
-			      attr->signature_size);
-	if (IS_ERR(sig)) {
-		res->verdict = PTR_ERR(sig) == -EFAULT ? HORNET_FAULT :
-							 HORNET_ERROR;
-		res->err = PTR_ERR(sig);
-		sig = NULL;
-		goto out;
-	}
-
-	err = hornet_get_blobs(make_bpfptr(attr->fd_array, false), cnt,
-			       maps, blobs);
-	if (err) {
-		res->verdict = err == -EFAULT ? HORNET_FAULT : HORNET_BADMAP;
-		goto out;
-	}
-	err = hornet_payload_build(vec, prog->insnsi, prog->len, blobs, cnt);
-	if (err) {
+	if (hornet_describe_maps(prog, cnt, blobs) ||
+	    hornet_payload_build(vec, pending->insns, pending->insn_cnt,
+				 blobs, cnt)) {
 		res->verdict = HORNET_BADMAP;
-	} else {
-		err = hornet_verify_payload(sig, attr->signature_size, vec,
-					    cnt + 1, keyring, res);
-		res->verdict = hornet_classify(err);
-		res->err = err;
+		goto out;
 	}
-	if (res->verdict == HORNET_OK) {
-		/* The references go to the caller, to seal the load. */
-		res->maps = maps;
-		res->nr_maps = cnt;
-		maps = NULL;
-	} else {
-		for (i = 0; i < cnt; i++)
-			bpf_map_put(maps[i]);
-	}
+	err = hornet_verify_payload(pending->sig, pending->sig_len, vec,
+				    cnt + 1, keyring, res);
+	res->verdict = hornet_classify(err);
+	res->err = err;
 
 out:
 	if (res->verdict != HORNET_ERROR)
 		res->err = hornet_verdict_errno(res->verdict);
-	kvfree(sig);
 	kfree(blobs);
-	kfree(maps);
 	kfree(vec);
 	if (keyring && keyring != VERIFY_USE_SECONDARY_KEYRING &&
 	    keyring != VERIFY_USE_PLATFORM_KEYRING)
 		key_put(keyring);
-}
-
-/**
- * hornet_check_load - decide on one BPF_PROG_LOAD from userspace
- * @prog: the program, with its instructions copied in
- * @attr: the load's attributes
- * @keyrings: the HORNET_KEYRING_* bits the policy accepts
- * @res: filled with the verdict, its errno and the signer
- *
- * This only judges; what to do with the verdict is the mode's business.
- * Loads from kernel context are judged by their provenance instead.
- */
-void hornet_check_load(struct bpf_prog *prog, const union bpf_attr *attr,
-		       u32 keyrings, struct hornet_result *res)
-{
-	memset(res, 0, sizeof(*res));
-	res->keyring_id = attr->keyring_id;
-
-	if (!attr->signature)
-		res->verdict = HORNET_UNSIGNED;
-	else if (!attr->signature_size)
-		res->verdict = HORNET_MALFORMED;
-	else
-		return hornet_check_signed(prog, attr, keyrings, res);
-	res->err = hornet_verdict_errno(res->verdict);
 }
 
 #ifdef CONFIG_SECURITY_HORNET_KUNIT_TEST

@@ -92,7 +92,7 @@ $(GEN)/%.o: $(SRC)/%.c $(HEADERS) $(UAPI_DEP) $(GEN)/cflags | $(GEN)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BIN)/hornet_load: $(GEN)/hornet_load.o $(GEN)/sha1.o | $(BIN)
-	$(CC) $(LDFLAGS) -o $@ $^
+	$(CC) $(LDFLAGS) -pthread -o $@ $^
 
 $(BIN)/hornet_keyctl: $(GEN)/hornet_keyctl.o | $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $^ -lkeyutils

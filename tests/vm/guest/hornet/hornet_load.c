@@ -13,6 +13,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -51,12 +53,19 @@ static void usage(FILE *f)
 "Usage: hornet_load payload OUT\n"
 "       hornet_load layout\n"
 "       hornet_load load (--sig FILE | --unsigned) [OPTIONS]\n"
+"       hornet_load race --sig FILE --rounds N\n"
 "\n"
 "payload  write the bytes a signature covers (instructions, then the blob\n"
 "         map's value) to OUT\n"
 "layout   print the payload's layout: insn_bytes=N blob_bytes=N\n"
 "         magic_imm_byte=N (a byte that can be flipped while the program\n"
 "         stays valid)\n"
+"race     load the signed program N times with fd_array = {F}, while one\n"
+"         thread dup2()s an attacker's frozen blob and the genuine one over\n"
+"         F in turn and another calls BPF_PROG_GET_FD_BY_ID on every\n"
+"         program id it finds; run each program that loads to see which\n"
+"         blob it got, and print tries=N genuine=N attacker=N refused=N\n"
+"         ekeyrejected=N other=N swaps=N grabs=N\n"
 "load     create the blob map, load the program with the signature, print\n"
 "         errno=0 or errno=-N, then pid=N (this process) and tag=HEX (the\n"
 "         tag the kernel gives these instructions); after a successful\n"
@@ -480,6 +489,156 @@ static int do_load(const struct load_opts *o)
 	return 0;
 }
 
+/* The fd that the race's loads name in fd_array, and what is swapped over. */
+#define RACE_FD		200
+
+struct race {
+	atomic_bool stop;
+	int genuine_fd, attacker_fd;
+	atomic_long swaps, grabs;
+};
+
+/* Thread B: make RACE_FD name the attacker's blob, then the genuine one. */
+static void *race_swapper(void *arg)
+{
+	struct race *r = arg;
+
+	while (!atomic_load(&r->stop)) {
+		if (dup2(r->attacker_fd, RACE_FD) < 0 ||
+		    dup2(r->genuine_fd, RACE_FD) < 0)
+			setup_failed("dup2");
+		atomic_fetch_add(&r->swaps, 1);
+	}
+	return NULL;
+}
+
+/* Thread C: take an fd for every program there is, as another task might. */
+static void *race_grabber(void *arg)
+{
+	struct race *r = arg;
+	union bpf_attr attr;
+	uint32_t id;
+	int fd;
+
+	while (!atomic_load(&r->stop)) {
+		id = 0;
+		for (;;) {
+			memset(&attr, 0, sizeof(attr));
+			attr.start_id = id;
+			if (sys_bpf(BPF_PROG_GET_NEXT_ID, &attr, sizeof(attr)) < 0)
+				break;
+			id = attr.next_id;
+			memset(&attr, 0, sizeof(attr));
+			attr.prog_id = id;
+			fd = (int)sys_bpf(BPF_PROG_GET_FD_BY_ID, &attr, sizeof(attr));
+			if (fd >= 0) {
+				atomic_fetch_add(&r->grabs, 1);
+				close(fd);
+			}
+		}
+	}
+	return NULL;
+}
+
+/* Run a loaded program and return what it computed from its blob. */
+static uint32_t run_once(int prog_fd)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.test.prog_fd = (uint32_t)prog_fd;
+	if (sys_bpf(BPF_PROG_TEST_RUN, &attr, sizeof(attr)) < 0)
+		setup_failed("BPF_PROG_TEST_RUN");
+	return attr.test.retval;
+}
+
+static int cmd_race(int argc, char **argv)
+{
+	const char *sig_file = NULL;
+	unsigned long long rounds = 0, i;
+	long tries = 0, genuine = 0, attacker = 0, refused = 0, rejected = 0, other = 0;
+	uint8_t blob[BLOB_SIZE], bad[BLOB_SIZE];
+	struct load_opts o = { .no_freeze = false, .hash_map = false };
+	hornet_prog_load_attr attr;
+	struct program prog;
+	struct race r;
+	pthread_t b, c;
+	uint8_t *sig;
+	size_t sig_len;
+	int opt, fd;
+
+	static const struct option longopts[] = {
+		{ "sig", required_argument, NULL, 's' },
+		{ "rounds", required_argument, NULL, 'n' },
+		{ NULL, 0, NULL, 0 },
+	};
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		if (opt == 's')
+			sig_file = optarg;
+		else if (opt == 'n')
+			rounds = parse_uint("rounds", optarg, 1000000);
+		else
+			usage_error("bad option for race%s", "");
+	}
+	if (!sig_file || !rounds || optind != argc)
+		usage_error("race needs --sig FILE and --rounds N%s", "");
+
+	build_program(&prog);
+	fill_blob(blob);
+	memcpy(bad, blob, sizeof(bad));
+	bad[0] ^= 0xff;
+	sig = read_file(sig_file, &sig_len);
+
+	memset(&r, 0, sizeof(r));
+	r.genuine_fd = create_blob_map(&o, blob);
+	r.attacker_fd = create_blob_map(&o, bad);
+	if (dup2(r.genuine_fd, RACE_FD) < 0)
+		setup_failed("dup2");
+	if (pthread_create(&b, NULL, race_swapper, &r) ||
+	    pthread_create(&c, NULL, race_grabber, &r))
+		setup_failed("pthread_create");
+
+	for (i = 0; i < rounds; i++) {
+		int slot = RACE_FD;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.prog_type = BPF_PROG_TYPE_SYSCALL;
+		attr.insns = ptr_to_u64(prog.insns);
+		attr.insn_cnt = prog.cnt;
+		attr.license = ptr_to_u64("GPL");
+		attr.prog_flags = BPF_F_SLEEPABLE;
+		strcpy(attr.prog_name, "hornet_race");
+		attr.fd_array = ptr_to_u64(&slot);
+		attr.fd_array_cnt = 1;
+		attr.signature = ptr_to_u64(sig);
+		attr.signature_size = (uint32_t)sig_len;
+		tries++;
+		fd = (int)sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+		if (fd < 0) {
+			refused++;
+			rejected += errno == EKEYREJECTED;
+			continue;
+		}
+		uint32_t got = run_once(fd);
+
+		if (got == expected_result(&prog, blob))
+			genuine++;
+		else if (got == expected_result(&prog, bad))
+			attacker++;
+		else
+			other++;
+		close(fd);
+	}
+	atomic_store(&r.stop, true);
+	pthread_join(b, NULL);
+	pthread_join(c, NULL);
+	printf("tries=%ld genuine=%ld attacker=%ld refused=%ld ekeyrejected=%ld other=%ld swaps=%ld grabs=%ld\n",
+	       tries, genuine, attacker, refused, rejected, other,
+	       atomic_load(&r.swaps), atomic_load(&r.grabs));
+	free(sig);
+	return 0;
+}
+
 static bool valid_prog_name(const char *s)
 {
 	size_t n = strlen(s), i;
@@ -618,6 +777,8 @@ int main(int argc, char **argv)
 		return cmd_layout(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "load"))
 		return cmd_load(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "race"))
+		return cmd_race(argc - 1, argv + 1);
 	usage_error("unknown command '%s'", argv[1]);
 	return EXIT_USAGE;
 }
