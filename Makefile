@@ -5,13 +5,14 @@ SHELL := /bin/bash
 ROOT := $(abspath .)
 B := $(ROOT)/build
 
-.PHONY: all deps keys kernel tests check demo bench fuzz clean help
+.PHONY: all deps keys kernel tests check check-debug demo bench fuzz clean help
 
 all: kernel tests
 
 help:
 	@echo "make demo    build everything, boot the VM, show a light skeleton loading"
 	@echo "make check   build everything and run every host and VM test"
+	@echo "make check-debug  the same on a KASAN/lockdep/kmemleak/UBSAN kernel, plus failslab"
 	@echo "make bench   measure Hornet's verification cost (not part of check)"
 	@echo "make fuzz    fuzz the lskel header parser for FUZZ_SECONDS (default 600)"
 	@echo "make kernel  extract, patch, configure and build the kernel, bpftool, libbpf"
@@ -38,6 +39,11 @@ tests: kernel
 
 check: tests
 	@$(ROOT)/tests/run
+
+# The whole suite again on a debug kernel (Kconfig.debug, build/kbuild-debug),
+# then failslab on Hornet's allocations. Not part of check: see README.
+check-debug: tests
+	@$(ROOT)/tests/debug/run
 
 demo: tests
 	@$(ROOT)/scripts/demo

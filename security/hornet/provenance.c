@@ -188,3 +188,36 @@ int hornet_prov_show(struct seq_file *m, void *v)
 	rcu_read_unlock();
 	return 0;
 }
+
+#ifdef CONFIG_SECURITY_HORNET_KUNIT_TEST
+#include <kunit/test.h>
+
+/**
+ * hornet_test_signer_escaped - control bytes and backslashes in a signer are escaped in the programs file
+ * @test: the KUnit context
+ */
+static void hornet_test_signer_escaped(struct kunit *test)
+{
+	static const char signer[] = "CN=a\nid 5 forged\\x \x7f\xc3\xa9:1";
+	static const char want[] = "CN=a\\012id 5 forged\\134x \\177\\303\\251:1";
+	char buf[128];
+	struct seq_file m = { .buf = buf, .size = sizeof(buf) };
+
+	hornet_seq_escape(&m, signer);
+	KUNIT_ASSERT_EQ(test, m.count, strlen(want));
+	KUNIT_EXPECT_MEMEQ(test, buf, want, strlen(want));
+	KUNIT_EXPECT_NULL(test, memchr(buf, '\n', m.count));
+}
+
+static struct kunit_case hornet_provenance_test_cases[] = {
+	KUNIT_CASE(hornet_test_signer_escaped),
+	{}
+};
+
+static struct kunit_suite hornet_provenance_test_suite = {
+	.name = "hornet_provenance",
+	.test_cases = hornet_provenance_test_cases,
+};
+
+kunit_test_suite(hornet_provenance_test_suite);
+#endif /* CONFIG_SECURITY_HORNET_KUNIT_TEST */

@@ -137,13 +137,13 @@ enum hornet_verdict hornet_seal_maps(struct bpf_prog *prog, u64 seal_id)
  * * %HORNET_BADMAP	- a map is sealed by another load (other than the
  *			  loader of @run), or @run is set and a map was not
  *			  created by @run nor sealed by its loader
- * * %HORNET_HIDDEN	- otherwise fine, but a map is hidden from the
- *			  current task's run
+ * * %HORNET_HIDDEN	- otherwise fine, but a map is hidden from @run
+ *			  (or, without one, from the current task's run)
  */
 enum hornet_verdict hornet_check_maps(struct bpf_prog *prog, u64 seal_id,
 				       const struct hornet_run *run)
 {
-	const struct hornet_run *current_run = hornet_run_current();
+	const struct hornet_run *viewer = run ?: hornet_run_current();
 	struct bpf_prog_aux *aux = prog->aux;
 	bool badmap = false, hidden = false;
 	u32 i;
@@ -163,7 +163,7 @@ enum hornet_verdict hornet_check_maps(struct bpf_prog *prog, u64 seal_id,
 			badmap = true;
 		if (run && hm->run != run && !loaders)
 			badmap = true;
-		hidden |= hornet_map_hidden_from(map, current_run);
+		hidden |= hornet_map_hidden_from(map, viewer);
 	}
 	mutex_unlock(&aux->used_maps_mutex);
 	if (badmap)
@@ -221,3 +221,163 @@ void hornet_map_forget(struct bpf_map *map)
 	hornet_run_put(hm->run);
 	hm->run = NULL;
 }
+
+#ifdef CONFIG_SECURITY_HORNET_KUNIT_TEST
+#include <kunit/test.h>
+#include <linux/filter.h>
+#include <linux/slab.h>
+
+/**
+ * hornet_test_map - a map with nothing but a security blob, for the tests
+ * @test: the KUnit context; the map is freed with it
+ *
+ * Return: the map.
+ */
+static struct bpf_map *hornet_test_map(struct kunit *test)
+{
+	struct bpf_map *map = kunit_kzalloc(test, sizeof(*map), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, map);
+	map->security = kunit_kzalloc(test, hornet_blob_sizes.lbs_bpf_map +
+				      sizeof(struct hornet_map), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, map->security);
+	return map;
+}
+
+/**
+ * hornet_test_prog - a program that uses the given maps
+ * @test: the KUnit context
+ * @maps: the maps
+ * @cnt: their number
+ *
+ * Return: the program; free it with __bpf_prog_free().
+ */
+static struct bpf_prog *hornet_test_prog(struct kunit *test,
+					 struct bpf_map **maps, u32 cnt)
+{
+	struct bpf_prog *prog = bpf_prog_alloc(bpf_prog_size(1), 0);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, prog);
+	prog->aux->used_maps = maps;
+	prog->aux->used_map_cnt = cnt;
+	return prog;
+}
+
+/**
+ * hornet_test_release - give a test program's maps back before freeing it
+ * @prog: the program from hornet_test_prog()
+ */
+static void hornet_test_release(struct bpf_prog *prog)
+{
+	prog->aux->used_maps = NULL;
+	prog->aux->used_map_cnt = 0;
+	__bpf_prog_free(prog);
+}
+
+/**
+ * hornet_test_seal_first_owner - a map stays sealed by the first load that sealed it
+ * @test: the KUnit context
+ */
+static void hornet_test_seal_first_owner(struct kunit *test)
+{
+	struct bpf_map *maps[1] = { hornet_test_map(test) };
+	struct bpf_prog *prog = hornet_test_prog(test, maps, 1);
+
+	KUNIT_EXPECT_FALSE(test, hornet_map_is_sealed(maps[0]));
+	KUNIT_EXPECT_EQ(test, hornet_seal_maps(prog, 5), HORNET_OK);
+	KUNIT_EXPECT_TRUE(test, hornet_map_is_sealed(maps[0]));
+	/* The same load again is fine; another load is not. */
+	KUNIT_EXPECT_EQ(test, hornet_seal_maps(prog, 5), HORNET_OK);
+	KUNIT_EXPECT_EQ(test, hornet_seal_maps(prog, 6), HORNET_BADMAP);
+	KUNIT_EXPECT_EQ(test, hornet_map_sealer(maps[0]), 5);
+	/* Only the sealing load may use it. */
+	KUNIT_EXPECT_EQ(test, hornet_check_maps(prog, 5, NULL), HORNET_OK);
+	KUNIT_EXPECT_EQ(test, hornet_check_maps(prog, 6, NULL), HORNET_BADMAP);
+	KUNIT_EXPECT_EQ(test, hornet_check_maps(prog, 0, NULL), HORNET_BADMAP);
+	hornet_test_release(prog);
+}
+
+/**
+ * hornet_test_child_maps - a verified run's child may use its run's maps and its loader's seal only
+ * @test: the KUnit context
+ */
+static void hornet_test_child_maps(struct kunit *test)
+{
+	struct hornet_run run = { .id = 1, .loader_seal = 7, .verified = true };
+	struct hornet_run other = { .id = 2, .verified = true };
+	struct bpf_map *mine = hornet_test_map(test);
+	struct bpf_map *theirs = hornet_test_map(test);
+	struct bpf_map *nobodys = hornet_test_map(test);
+	struct bpf_map *blob = hornet_test_map(test);
+	struct bpf_map *maps[2];
+	struct bpf_prog *prog;
+
+	refcount_set(&run.ref, 1);
+	refcount_set(&other.ref, 1);
+	hornet_map_blob(mine)->run = &run;
+	hornet_map_blob(theirs)->run = &other;
+	atomic64_set(&hornet_map_blob(blob)->sealed_by, 7);
+
+	maps[0] = mine;
+	maps[1] = blob;
+	prog = hornet_test_prog(test, maps, 2);
+	/* While both runs last, the other run's maps are hidden from us. */
+	KUNIT_EXPECT_EQ(test, hornet_check_maps(prog, 0, &run), HORNET_OK);
+	hornet_test_release(prog);
+
+	maps[1] = theirs;
+	prog = hornet_test_prog(test, maps, 2);
+	KUNIT_EXPECT_EQ(test, hornet_check_maps(prog, 0, &run), HORNET_BADMAP);
+	hornet_test_release(prog);
+
+	maps[1] = nobodys;
+	prog = hornet_test_prog(test, maps, 2);
+	KUNIT_EXPECT_EQ(test, hornet_check_maps(prog, 0, &run), HORNET_BADMAP);
+	/* Outside any run, a map nobody hides or seals is fine. */
+	maps[0] = nobodys;
+	KUNIT_EXPECT_EQ(test, hornet_check_maps(prog, 0, NULL), HORNET_OK);
+	hornet_test_release(prog);
+}
+
+/**
+ * hornet_test_hidden_until_run_ends - a verified run's maps are hidden from everyone else until it ends
+ * @test: the KUnit context
+ */
+static void hornet_test_hidden_until_run_ends(struct kunit *test)
+{
+	struct hornet_run run = { .id = 3, .verified = true };
+	struct bpf_map *maps[1] = { hornet_test_map(test) };
+	struct bpf_prog *prog = hornet_test_prog(test, maps, 1);
+
+	refcount_set(&run.ref, 1);
+	hornet_map_blob(maps[0])->run = &run;
+	KUNIT_EXPECT_TRUE(test, hornet_map_hidden_from(maps[0], NULL));
+	KUNIT_EXPECT_FALSE(test, hornet_map_hidden_from(maps[0], &run));
+	KUNIT_EXPECT_EQ(test, hornet_check_maps(prog, 0, NULL), HORNET_HIDDEN);
+	KUNIT_EXPECT_TRUE(test, hornet_prog_hidden(prog));
+
+	/* An unverified run hides nothing. */
+	run.verified = false;
+	KUNIT_EXPECT_FALSE(test, hornet_map_hidden_from(maps[0], NULL));
+	run.verified = true;
+
+	WRITE_ONCE(run.ended, true);
+	KUNIT_EXPECT_FALSE(test, hornet_map_hidden_from(maps[0], NULL));
+	KUNIT_EXPECT_EQ(test, hornet_check_maps(prog, 0, NULL), HORNET_OK);
+	hornet_test_release(prog);
+}
+
+static struct kunit_case hornet_seal_test_cases[] = {
+	KUNIT_CASE(hornet_test_seal_first_owner),
+	KUNIT_CASE(hornet_test_child_maps),
+	KUNIT_CASE(hornet_test_hidden_until_run_ends),
+	{}
+};
+
+static struct kunit_suite hornet_seal_test_suite = {
+	.name = "hornet_seal",
+	.test_cases = hornet_seal_test_cases,
+};
+
+kunit_test_suite(hornet_seal_test_suite);
+#endif /* CONFIG_SECURITY_HORNET_KUNIT_TEST */

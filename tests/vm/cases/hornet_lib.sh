@@ -24,6 +24,7 @@ ENOPKG=65
 EBADMSG=74
 ENOKEY=126
 EKEYREJECTED=129
+EBUSY=16
 
 # How long to wait for something asynchronous, in 0.05 s steps (5 s).
 HORNET_WAIT_STEPS=100
@@ -115,7 +116,7 @@ audit_match() {
 
 # The layout the spec gives each record type, field for field; read by
 # audit_check_layout through eval.
-AUDIT_LAYOUT_1430='^type=1430 audit\([0-9]+\.[0-9]+:[0-9]+\): (op=(map_get_fd|map_mmap|map_lookup_elem|map_update_elem|map_delete_elem|map_get_next_key|map_lookup_and_delete|map_freeze|map_lookup_batch|map_lookup_and_delete_batch|map_update_batch|map_delete_batch|obj_pin|obj_get_info|prog_bind_map) map_id=[0-9]+ map_name=("[^"]*"|[0-9A-F]+) verdict=(sealed|hidden) mode=(off|audit|enforce) pid=[0-9]+ comm="[^"]*" res=[01] errno=(0|-[0-9]+)|op=prog_load prog_name=("[^"]*"|[^" ]+) prog_tag=[0-9a-f]{16} verdict=(ok|unsigned|badsig|unknownkey|malformed|unsupported|badmap|fault|badkeyring|keyring_denied|hidden|unverified|kernel|error)( loader_id=[0-9]+)? signer=("[^"]*"|[0-9A-F]+|\?) keyring=(builtin|secondary|platform|[0-9]+) mode=(off|audit|enforce) pid=[0-9]+ comm="[^"]*" res=[01] errno=(0|-[0-9]+))$'
+AUDIT_LAYOUT_1430='^type=1430 audit\([0-9]+\.[0-9]+:[0-9]+\): (op=(map_get_fd|map_in_map|map_iter|map_mmap|map_lookup_elem|map_update_elem|map_delete_elem|map_get_next_key|map_lookup_and_delete|map_freeze|map_lookup_batch|map_lookup_and_delete_batch|map_update_batch|map_delete_batch|obj_pin|obj_get_info|prog_bind_map) map_id=[0-9]+ map_name=("[^"]*"|[0-9A-F]+) verdict=(sealed|hidden) mode=(off|audit|enforce) pid=[0-9]+ comm="[^"]*" res=[01] errno=(0|-[0-9]+)|op=prog_load prog_name=("[^"]*"|[^" ]+) prog_tag=[0-9a-f]{16} verdict=(ok|unsigned|badsig|unknownkey|malformed|unsupported|badmap|fault|badkeyring|keyring_denied|hidden|unverified|busy|kernel|error)( loader_id=[0-9]+)? signer=("[^"]*"|[0-9A-F]+|\?) keyring=(builtin|secondary|platform|[0-9]+) mode=(off|audit|enforce) pid=[0-9]+ comm="[^"]*" res=[01] errno=(0|-[0-9]+)|op=prog_run prog_id=[0-9]+ prog_name=("[^"]*"|[^" ]+) verdict=(busy|error) mode=(off|audit|enforce) pid=[0-9]+ comm="[^"]*" res=0 errno=-[0-9]+)$'
 AUDIT_LAYOUT_1431='^type=1431 audit\([0-9]+\.[0-9]+:[0-9]+\): op=(mode|keyrings|lock) old=("[^"]*"|[^" ]*) new=("[^"]*"|[^" ]*)( .*)? res=[01] errno=(0|-[0-9]+)$'
 
 # audit_check_layout TYPE RECORD: RECORD has the layout the spec gives TYPE.

@@ -15,8 +15,8 @@ loader=$(echo "$out" | sed -n "s/^show: \([0-9]*\) [0-9a-f]* __loader.prog ok us
 [ -n "$loader" ] || fail "no line for the verified loader, signed by the build key"
 tag=$(echo "$out" | sed -n "s/^show: [0-9]* \([0-9a-f]\{16\}\) probe ok loader $loader Hornet build key: $skid\$/\1/p")
 [ -n "$tag" ] || fail "the child does not name loader $loader and the build key"
-# The record is written before the verifier runs, with the tag Hornet
-# computes itself; it must be the tag the verifier computed.
+# The record is written once the verifier has passed the program, with the
+# tag the verifier computed; it must be the tag the programs file shows.
 expect_audit prog_name=probe prog_tag="$tag" verdict=ok loader_id="$loader" mode=enforce \
 	res=1 errno=0
 

@@ -16,6 +16,9 @@
  *                  when WRITER_SIG is not "-"), found at fd WRITER_FD
  *   bind_map       BPF_PROG_BIND_MAP of the blob to a throwaway program
  *                  (signed when DUMMY_SIG is not "-")
+ *   map_in_map     BPF_MAP_UPDATE_ELEM that puts the blob into an array of
+ *                  maps, where any program using the outer map could
+ *                  reach it
  *   update         BPF_MAP_UPDATE_ELEM on the blob through the caller's fd
  *   update_batch   BPF_MAP_UPDATE_BATCH of the blob's one element
  *   obj_get        BPF_OBJ_GET of the blob, pinned by its owner at PIN_PATH
@@ -116,6 +119,36 @@ static void report(const char *step, int ret)
 	printf("%s=%d\n", step, ret < 0 ? ret : 0);
 }
 
+/*
+ * Make an array of maps shaped after MAP_FD's map and put that map in its
+ * slot 0. Returns 0, or -errno of the insertion.
+ */
+static int put_in_map_of_maps(int map_fd)
+{
+	union bpf_attr attr;
+	uint32_t key = 0, value = (uint32_t)map_fd;
+	int outer, err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY_OF_MAPS;
+	attr.key_size = sizeof(key);
+	attr.value_size = sizeof(value);
+	attr.max_entries = 1;
+	attr.inner_map_fd = (uint32_t)map_fd;
+	strcpy(attr.map_name, "attack_outer");
+	outer = blob_sys_bpf(BPF_MAP_CREATE, &attr);
+	if (outer < 0)
+		die("BPF_MAP_CREATE of an array of maps");
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = (uint32_t)outer;
+	attr.key = (uintptr_t)&key;
+	attr.value = (uintptr_t)&value;
+	err = blob_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr) ? -errno : 0;
+	close(outer);
+	return err;
+}
+
 static int cmd_run(const char *loader_sig_path, const char *writer_sig_path,
 		   const char *dummy_sig_path, bool freeze)
 {
@@ -173,6 +206,8 @@ static int cmd_run(const char *loader_sig_path, const char *writer_sig_path,
 	} else {
 		report("bind_map_setup", dummy_fd);
 	}
+
+	report("map_in_map", put_in_map_of_maps(blob_fd));
 
 	memset(&attr, 0, sizeof(attr));
 	attr.map_fd = blob_fd;

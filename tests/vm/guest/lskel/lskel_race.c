@@ -64,6 +64,29 @@
  * the writes that worked (to the decoy or anything else), and whether
  * .data and .bss hold a value written while the run was certainly going.
  *
+ * flip MODE writes MODE to Hornet's mode file once the loader has made
+ * its first map, and prints
+ *   load=0|load=-ERRNO
+ *   flipped_in_run=0|1          the write returned before the slow program
+ *                               had an id
+ *
+ * rodata-swap waits until the loader has made its three maps (by then it
+ * has filled and frozen .rodata), then dup2()s a frozen map of its own,
+ * with .rodata's value size, over the fd of the loader's .rodata, which
+ * the loader then names in the slow program's fd_array. It prints
+ *   load=0|load=-ERRNO
+ *   swapped=0|1                 the dup2() happened before the slow
+ *                               program had an id
+ *   bound_attacker=0|1          the slow program uses the attacker's map
+ *
+ * second-run waits for the loader's maps, then runs the loader program
+ * (found by type among the process's fds) a second time while its first
+ * run goes on, and prints
+ *   load=0|load=-ERRNO
+ *   second_run=0|-ERRNO         what the second BPF_PROG_RUN returned
+ *   second_in_run=0|1           it returned before the slow program had an
+ *                               id
+ *
  * Exit status 0 whatever happened (the case judges), 1 when something else
  * failed, 2 on bad usage.
  */
@@ -77,6 +100,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -471,6 +495,198 @@ static int race(void)
 	return 0;
 }
 
+/* The program that will be made, or is, after base_prog_id: see before_slow_prog(). */
+static void note_loader(void)
+{
+	wait_for_maps();
+	loader_id = next_id(BPF_PROG_GET_NEXT_ID, base_prog_id);
+}
+
+/* Load the skeleton while WORKER runs; print load=; return the skeleton. */
+static struct lskel_slow *load_with(void *(*worker)(void *))
+{
+	struct lskel_slow *skel;
+	pthread_t thread;
+	int err;
+
+	skel = lskel_slow__open();
+	if (!skel)
+		die("lskel_slow__open()", errno);
+	base_id = max_id(BPF_MAP_GET_NEXT_ID);
+	base_prog_id = max_id(BPF_PROG_GET_NEXT_ID);
+	if (pthread_create(&thread, NULL, worker, NULL))
+		die("pthread_create", 0);
+	err = lskel_slow__load(skel);
+	atomic_store(&stop, true);
+	pthread_join(thread, NULL);
+	printf("load=%d\n", err);
+	if (err) {
+		lskel_slow__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+static const char *flip_to;
+static int flipped_in_run;
+
+static void *flip_mode(void *unused)
+{
+	int fd;
+
+	(void)unused;
+	note_loader();
+	fd = open("/sys/kernel/security/hornet/mode", O_WRONLY);
+	if (fd < 0 || write(fd, flip_to, strlen(flip_to)) < 0)
+		die("writing Hornet's mode", errno);
+	close(fd);
+	flipped_in_run = before_slow_prog();
+	return NULL;
+}
+
+static int flip(void)
+{
+	struct lskel_slow *skel = load_with(flip_mode);
+
+	printf("flipped_in_run=%d\n", flipped_in_run);
+	if (skel)
+		lskel_slow__destroy(skel);
+	return 0;
+}
+
+static int attacker_fd = -1, swapped;
+
+/* The map info of FD, or -errno. */
+static int map_info(int fd, struct bpf_map_info *info)
+{
+	union bpf_attr attr;
+
+	memset(info, 0, sizeof(*info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = fd;
+	attr.info.info_len = sizeof(*info);
+	attr.info.info = (uint64_t)(uintptr_t)info;
+	return lskel_sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) ? -errno : 0;
+}
+
+static void *swap_rodata(void *unused)
+{
+	static uint8_t value[VALUE_MAX];
+	struct bpf_map_info info;
+	union bpf_attr attr;
+	uint32_t key = 0;
+
+	(void)unused;
+	start_after = 4;
+	note_loader();
+	for (int fd = 3; fd < FD_SCAN && !atomic_load(&stop); fd++) {
+		if (map_info(fd, &info) || !strstr(info.name, ".rodata") ||
+		    info.value_size > VALUE_MAX)
+			continue;
+		memset(&attr, 0, sizeof(attr));
+		attr.map_type = BPF_MAP_TYPE_ARRAY;
+		attr.key_size = sizeof(key);
+		attr.value_size = info.value_size;
+		attr.max_entries = 1;
+		attr.map_flags = info.map_flags;
+		strcpy(attr.map_name, "attacker");
+		attacker_fd = (int)lskel_sys_bpf(BPF_MAP_CREATE, &attr);
+		if (attacker_fd < 0)
+			die("BPF_MAP_CREATE", errno);
+		memset(value, 0xee, sizeof(value));
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = attacker_fd;
+		attr.key = (uint64_t)(uintptr_t)&key;
+		attr.value = (uint64_t)(uintptr_t)value;
+		if (lskel_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr))
+			die("BPF_MAP_UPDATE_ELEM", errno);
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = attacker_fd;
+		if (lskel_sys_bpf(BPF_MAP_FREEZE, &attr))
+			die("BPF_MAP_FREEZE", errno);
+		if (dup2(attacker_fd, fd) < 0)
+			die("dup2", errno);
+		swapped = before_slow_prog();
+		break;
+	}
+	return NULL;
+}
+
+/* Whether the program at PROG_FD uses the map with id MAP_ID. */
+static int prog_uses_map(int prog_fd, uint32_t map_id)
+{
+	struct bpf_prog_info info;
+	uint32_t ids[16];
+	union bpf_attr attr;
+
+	memset(&info, 0, sizeof(info));
+	info.nr_map_ids = 16;
+	info.map_ids = (uint64_t)(uintptr_t)ids;
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = prog_fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (uint64_t)(uintptr_t)&info;
+	if (lskel_sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+		die("BPF_OBJ_GET_INFO_BY_FD", errno);
+	for (uint32_t i = 0; i < info.nr_map_ids && i < 16; i++)
+		if (ids[i] == map_id)
+			return 1;
+	return 0;
+}
+
+static int rodata_swap(void)
+{
+	struct lskel_slow *skel = load_with(swap_rodata);
+	int bound = 0;
+
+	if (skel && attacker_fd >= 0)
+		bound = prog_uses_map(skel->progs.slow.prog_fd,
+				      lskel_obj_id(attacker_fd));
+	printf("swapped=%d\n", swapped);
+	printf("bound_attacker=%d\n", bound);
+	if (skel)
+		lskel_slow__destroy(skel);
+	return 0;
+}
+
+static int second_run = 1, second_in_run;
+
+static void *run_loader_again(void *unused)
+{
+	struct bpf_prog_info info;
+	union bpf_attr attr;
+
+	(void)unused;
+	note_loader();
+	for (int fd = 3; fd < FD_SCAN; fd++) {
+		memset(&info, 0, sizeof(info));
+		memset(&attr, 0, sizeof(attr));
+		attr.info.bpf_fd = fd;
+		attr.info.info_len = sizeof(info);
+		attr.info.info = (uint64_t)(uintptr_t)&info;
+		if (lskel_sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) ||
+		    info.type != BPF_PROG_TYPE_SYSCALL || info.id != loader_id)
+			continue;
+		memset(&attr, 0, sizeof(attr));
+		attr.test.prog_fd = fd;
+		second_run = lskel_sys_bpf(BPF_PROG_TEST_RUN, &attr) ? -errno : 0;
+		second_in_run = before_slow_prog();
+		break;
+	}
+	return NULL;
+}
+
+static int run_twice(void)
+{
+	struct lskel_slow *skel = load_with(run_loader_again);
+
+	printf("second_run=%d\n", second_run);
+	printf("second_in_run=%d\n", second_in_run);
+	if (skel)
+		lskel_slow__destroy(skel);
+	return 0;
+}
+
 static int show(const char *path)
 {
 	struct lskel_slow *skel = lskel_slow__open();
@@ -498,10 +714,24 @@ int main(int argc, char **argv)
 		return swap();
 	if (argc == 3 && !strcmp(argv[1], "show"))
 		return show(argv[2]);
+	if (argc == 3 && !strcmp(argv[1], "flip")) {
+		start_after = 2;
+		flip_to = argv[2];
+		return flip();
+	}
+	if (argc == 2 && !strcmp(argv[1], "rodata-swap"))
+		return rodata_swap();
+	if (argc == 2 && !strcmp(argv[1], "second-run")) {
+		start_after = 2;
+		return run_twice();
+	}
 	fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
 		"Usage: lskel_race-VARIANT race early|late\n"
 		"       lskel_race-VARIANT swap\n"
 		"       lskel_race-VARIANT show FILE\n"
+		"       lskel_race-VARIANT flip MODE\n"
+		"       lskel_race-VARIANT rodata-swap\n"
+		"       lskel_race-VARIANT second-run\n"
 		"built from %s\n", LSKEL_RACE_HEADER);
 	return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 2;
 }

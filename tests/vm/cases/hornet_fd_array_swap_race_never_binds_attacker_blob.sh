@@ -1,0 +1,37 @@
+# vm-append: hornet.mode=enforce
+# A signed loader is loaded 3000 times with fd_array = {F}, while a second
+# thread dup2()s an attacker's frozen blob and the genuine one over F in
+# turn and a third calls BPF_PROG_GET_FD_BY_ID on every program id it sees
+# (the race of issue 10, item 1). Hornet checks the signature once, in the
+# loading task, after the verifier has bound the map, over the map it
+# bound; the verifier reads fd_array once (kernel/bpf/0012). So no load
+# that got the attacker's blob is accepted, the swaps and the grabs really
+# ran, and loads that got the genuine blob still succeed.
+# Control: with Hornet off, the same race binds the attacker's blob.
+. "$(dirname "$0")/hornet_lib.sh"
+hornet_begin
+
+field() { # field NAME LINE: the value of NAME=N in LINE
+	printf '%s\n' "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"
+}
+
+out=$(hornet_load race --sig "$HDATA/build.p7s" --rounds 3000) ||
+	fail "the race did not run: $out"
+say "enforce: $out"
+[ "$(field tries "$out")" = 3000 ] || fail "not every load was tried"
+[ "$(field attacker "$out")" = 0 ] || fail "a load bound to the attacker's blob was accepted"
+[ "$(field other "$out")" = 0 ] || fail "a load ran with a blob that is neither"
+[ "$(field genuine "$out")" -ge 1 ] || fail "no load with the genuine blob succeeded"
+[ "$(field swaps "$out")" -ge 1000 ] || fail "the swapper hardly ran"
+[ "$(field grabs "$out")" -ge 1 ] || fail "the grabber never got a program fd"
+# Every refusal is the signature not matching the attacker's blob.
+[ "$(field refused "$out")" = "$(field ekeyrejected "$out")" ] ||
+	fail "a refusal was not EKEYREJECTED"
+expect_audit prog_name=hornet_race comm=hornet_load verdict=badsig mode=enforce \
+	res=0 errno=-$EKEYREJECTED
+
+echo off >"$HORNET_FS/mode"
+out=$(hornet_load race --sig "$HDATA/build.p7s" --rounds 1000) ||
+	fail "the control race did not run: $out"
+say "off (control): $out"
+[ "$(field attacker "$out")" -ge 1 ] || fail "control: the swap never bound the attacker's blob"
