@@ -7,8 +7,9 @@
 #define _SECURITY_HORNET_H
 
 #include <linux/atomic.h>
-#include <linux/refcount.h>
 #include <linux/bpf.h>
+#include <linux/lsm_hooks.h>
+#include <linux/refcount.h>
 #include <linux/types.h>
 
 struct kvec;
@@ -282,8 +283,8 @@ int hornet_policy_set_keyrings(struct hornet_policy *policy, u32 keyrings);
 const char *hornet_verdict_name(enum hornet_verdict verdict);
 int hornet_verdict_errno(enum hornet_verdict verdict);
 enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
-					 const struct bpf_prog *prog,
-					 struct hornet_pending **pending);
+					const struct bpf_prog *prog,
+					struct hornet_pending **pending);
 void hornet_pending_free(struct hornet_pending *pending);
 void hornet_check_signed(struct bpf_prog *prog,
 			 const struct hornet_pending *pending, u32 keyrings,
@@ -292,7 +293,7 @@ void hornet_check_signed(struct bpf_prog *prog,
 /* seal.c */
 enum hornet_verdict hornet_seal_maps(struct bpf_prog *prog, u64 seal_id);
 enum hornet_verdict hornet_check_maps(struct bpf_prog *prog, u64 seal_id,
-				       const struct hornet_run *run);
+				      const struct hornet_run *run);
 bool hornet_map_is_sealed(const struct bpf_map *map);
 bool hornet_map_hidden(const struct bpf_map *map);
 bool hornet_prog_hidden(struct bpf_prog *prog);

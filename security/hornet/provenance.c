@@ -193,7 +193,7 @@ int hornet_prov_show(struct seq_file *m, void *v)
 #include <kunit/test.h>
 
 /**
- * hornet_test_signer_escaped - control bytes and backslashes in a signer are escaped in the programs file
+ * hornet_test_signer_escaped - a signer's control bytes are escaped in programs
  * @test: the KUnit context
  */
 static void hornet_test_signer_escaped(struct kunit *test)

@@ -141,7 +141,7 @@ enum hornet_verdict hornet_seal_maps(struct bpf_prog *prog, u64 seal_id)
  *			  (or, without one, from the current task's run)
  */
 enum hornet_verdict hornet_check_maps(struct bpf_prog *prog, u64 seal_id,
-				       const struct hornet_run *run)
+				      const struct hornet_run *run)
 {
 	const struct hornet_run *viewer = run ?: hornet_run_current();
 	struct bpf_prog_aux *aux = prog->aux;
@@ -340,7 +340,7 @@ static void hornet_test_child_maps(struct kunit *test)
 }
 
 /**
- * hornet_test_hidden_until_run_ends - a verified run's maps are hidden from everyone else until it ends
+ * hornet_test_hidden_until_run_ends - a verified run's maps are hidden until it ends
  * @test: the KUnit context
  */
 static void hornet_test_hidden_until_run_ends(struct kunit *test)

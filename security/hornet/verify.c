@@ -307,8 +307,8 @@ static int hornet_verify_payload(const void *sig, size_t sig_len,
  * * %HORNET_ERROR	- out of memory
  */
 enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
-					 const struct bpf_prog *prog,
-					 struct hornet_pending **pending)
+					const struct bpf_prog *prog,
+					struct hornet_pending **pending)
 {
 	struct hornet_pending *p;
 	void *sig;

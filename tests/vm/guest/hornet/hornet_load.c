@@ -54,6 +54,7 @@ static void usage(FILE *f)
 "       hornet_load layout\n"
 "       hornet_load load (--sig FILE | --unsigned) [OPTIONS]\n"
 "       hornet_load race --sig FILE --rounds N\n"
+"       hornet_load ids\n"
 "\n"
 "payload  write the bytes a signature covers (instructions, then the blob\n"
 "         map's value) to OUT\n"
@@ -66,6 +67,7 @@ static void usage(FILE *f)
 "         program id it finds; run each program that loads to see which\n"
 "         blob it got, and print tries=N genuine=N attacker=N refused=N\n"
 "         ekeyrejected=N other=N swaps=N grabs=N\n"
+"ids      print the id of every live program, one per line\n"
 "load     create the blob map, load the program with the signature, print\n"
 "         errno=0 or errno=-N, then pid=N (this process) and tag=HEX (the\n"
 "         tag the kernel gives these instructions); after a successful\n"
@@ -639,6 +641,27 @@ static int cmd_race(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_ids(int argc, char **argv)
+{
+	union bpf_attr attr;
+	uint32_t id = 0;
+
+	(void)argv;
+	if (argc != 1)
+		usage_error("ids takes no arguments%s", "");
+	for (;;) {
+		memset(&attr, 0, sizeof(attr));
+		attr.start_id = id;
+		if (sys_bpf(BPF_PROG_GET_NEXT_ID, &attr, sizeof(attr)) < 0) {
+			if (errno == ENOENT)
+				return 0;
+			setup_failed("BPF_PROG_GET_NEXT_ID");
+		}
+		id = attr.next_id;
+		printf("%u\n", id);
+	}
+}
+
 static bool valid_prog_name(const char *s)
 {
 	size_t n = strlen(s), i;
@@ -779,6 +802,8 @@ int main(int argc, char **argv)
 		return cmd_load(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "race"))
 		return cmd_race(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "ids"))
+		return cmd_ids(argc - 1, argv + 1);
 	usage_error("unknown command '%s'", argv[1]);
 	return EXIT_USAGE;
 }

@@ -1,0 +1,80 @@
+# vm-append: hornet.mode=enforce
+# Four processes load at once for a while: a signed loader, an unsigned
+# one, a tampered one (hornet_load) and the signed light skeleton, whose
+# loader runs and loads a child; each program is freed as soon as its
+# process is done with it. Meanwhile the mode flips between audit and
+# enforce. Afterwards:
+#  - every signed load and every skeleton worked, in either mode;
+#  - no unsigned or tampered load worked in enforce, each failed with its
+#    own errno, and each worked in audit;
+#  - the counters moved by exactly the decisions made: seen by every load
+#    plus one child per skeleton, verified by the signed loads and the
+#    skeleton loaders, refused and audited by the unsigned and tampered
+#    loads that were refused or let through;
+#  - the programs file lists exactly the live programs, once the freed
+#    ones are gone.
+. "$(dirname "$0")/hornet_lib.sh"
+hornet_begin
+
+ROUNDS=25
+c_seen=$(counter seen) c_verified=$(counter verified)
+c_refused=$(counter refused) c_audited=$(counter audited)
+
+loop() { # loop NAME ARGS...: hornet_load load ARGS, ROUNDS times
+	_n=$1
+	shift
+	for _i in $(seq "$ROUNDS"); do
+		hornet_load load "$@" | sed -n 's/^errno=/errno=/p'
+	done >"/tmp/stress.$_n"
+}
+loop signed --sig "$HDATA/build.p7s" --prog-name h_st_signed &
+p1=$!
+loop unsigned --unsigned --prog-name h_st_unsigned &
+p2=$!
+loop tampered --sig "$HDATA/build.p7s" --flip-blob 3 --prog-name h_st_tampered &
+p3=$!
+(for _i in $(seq "$ROUNDS"); do lskel_probe-build | sed -n 's/^load=/load=/p'; done >/tmp/stress.skel) &
+p4=$!
+flips=0
+while kill -0 $p1 2>/dev/null || kill -0 $p2 2>/dev/null ||
+      kill -0 $p3 2>/dev/null || kill -0 $p4 2>/dev/null; do
+	echo audit >"$HORNET_FS/mode"
+	echo enforce >"$HORNET_FS/mode"
+	flips=$((flips + 1))
+done
+wait
+say "mode flipped $flips times"
+[ "$flips" -ge 10 ] || fail "the mode hardly flipped while the loads ran"
+
+count() { grep -cx "$2" "/tmp/stress.$1" || true; }
+sig_ok=$(count signed errno=0)
+uns_ok=$(count unsigned errno=0) uns_no=$(count unsigned "errno=-$EPERM")
+tam_ok=$(count tampered errno=0) tam_no=$(count tampered "errno=-$EKEYREJECTED")
+skel_ok=$(count skel load=0)
+say "signed ok=$sig_ok unsigned ok=$uns_ok refused=$uns_no tampered ok=$tam_ok refused=$tam_no skeleton ok=$skel_ok"
+expect_eq "signed loads that worked" "$sig_ok" "$ROUNDS"
+expect_eq "skeletons that loaded" "$skel_ok" "$ROUNDS"
+expect_eq "unsigned loads accounted for" $((uns_ok + uns_no)) "$ROUNDS"
+expect_eq "tampered loads accounted for" $((tam_ok + tam_no)) "$ROUNDS"
+[ "$((uns_no + tam_no))" -ge 1 ] || fail "no load was refused: enforce never applied"
+[ "$((uns_ok + tam_ok))" -ge 1 ] || fail "no load went through in audit: audit never applied"
+# Every unsigned or tampered load that worked was let through in audit.
+expect_no_audit prog_name=h_st_unsigned mode=enforce res=1
+expect_no_audit prog_name=h_st_tampered mode=enforce res=1
+
+# Each skeleton is two decisions: its loader and its one child.
+expect_eq "seen moved by" $(($(counter seen) - c_seen)) $((3 * ROUNDS + 2 * ROUNDS))
+expect_eq "verified moved by" $(($(counter verified) - c_verified)) $((sig_ok + skel_ok))
+expect_eq "refused moved by" $(($(counter refused) - c_refused)) $((uns_no + tam_no))
+expect_eq "audited moved by" $(($(counter audited) - c_audited)) $((uns_ok + tam_ok))
+
+# Programs are freed after an RCU grace period: wait for the list to settle.
+i=0
+while :; do
+	live=$(hornet_load ids | sort -n | tr '\n' ' ')
+	listed=$(sed 1d "$HORNET_FS/programs" | cut -d' ' -f1 | sort -n | tr '\n' ' ')
+	[ "$live" = "$listed" ] && break
+	i=$((i + 1))
+	[ "$i" -le 100 ] || fail "programs lists '$listed', the live programs are '$live'"
+	sleep 0.05
+done
