@@ -3,8 +3,9 @@
 # map cannot be reached: no new fd by id or from a pin (Hornet, bpf_map
 # hook), no other signed program that writes it (Hornet's one check after
 # the verifier: badmap, and no ok record before it), no BPF_PROG_BIND_MAP
-# of it (Hornet, bpf hook), no insertion into an array of maps (Hornet,
-# bpf_map hook, asked by the core since kernel/bpf/0014). Nor can it
+# of it (Hornet, bpf hook), no insertion into an array of maps and no map
+# element iterator over it (Hornet, bpf_map hook, which the core asks for
+# both since kernel/bpf/0014). Nor can it
 # be written: no update or batch update, no writable mmap, and no freeze
 # that could race a writer (the BPF core, because Hornet requires the blob
 # frozen: a frozen map has no write access left, so each fails with EPERM).
@@ -18,21 +19,22 @@ hornet_begin
 D=$HDATA
 out=$(hornet_attack run "$D/attack-loader.p7s" "$D/attack-writer.p7s" "$D/attack-dummy.p7s" | tr '\n' ' ')
 say "enforce, signed: $out"
-[ "$out" = "loader=0 get_fd_by_id=-$EPERM writer=-$EPERM bind_map=-$EPERM map_in_map=-$EPERM update=-$EPERM update_batch=-$EPERM obj_get=-$EPERM mmap_write=-$EPERM freeze=-$EPERM run=0 " ] ||
+[ "$out" = "loader=0 get_fd_by_id=-$EPERM writer=-$EPERM bind_map=-$EPERM map_in_map=-$EPERM iter=-$EPERM update=-$EPERM update_batch=-$EPERM obj_get=-$EPERM mmap_write=-$EPERM freeze=-$EPERM run=0 " ] ||
 	fail "enforce: unexpected outcome: $out"
 expect_audit op=map_get_fd map_name=attack_blob verdict=sealed mode=enforce res=0 errno=-$EPERM comm=hornet_attack
 expect_audit prog_name=h_atk_writer verdict=badmap mode=enforce res=0 errno=-$EPERM comm=hornet_attack
 expect_audit op=prog_bind_map map_name=attack_blob verdict=sealed mode=enforce res=0 errno=-$EPERM comm=hornet_attack
 expect_audit op=map_in_map map_name=attack_blob verdict=sealed mode=enforce res=0 errno=-$EPERM comm=hornet_attack
+expect_audit op=map_iter map_name=attack_blob verdict=sealed mode=enforce res=0 errno=-$EPERM comm=hornet_attack
 expect_no_audit prog_name=h_atk_writer verdict=ok
 
 echo audit >"$HORNET_FS/mode"
 out=$(hornet_attack run - - - | tr '\n' ' ')
 say "audit, unsigned (control): $out"
-[ "$out" = "loader=0 get_fd_by_id=0 writer=0 bind_map=0 map_in_map=0 update=-$EPERM update_batch=-$EPERM obj_get=0 mmap_write=-$EPERM freeze=-$EPERM run=0 " ] ||
+[ "$out" = "loader=0 get_fd_by_id=0 writer=0 bind_map=0 map_in_map=0 iter=0 update=-$EPERM update_batch=-$EPERM obj_get=0 mmap_write=-$EPERM freeze=-$EPERM run=0 " ] ||
 	fail "audit control: unexpected outcome: $out"
 
 out=$(hornet_attack run - - - unfrozen | tr '\n' ' ')
 say "audit, unsigned, unfrozen (control): $out"
-[ "$out" = "loader=0 get_fd_by_id=0 writer=0 bind_map=0 map_in_map=0 update=0 update_batch=0 obj_get=0 mmap_write=0 freeze=0 run=0 " ] ||
+[ "$out" = "loader=0 get_fd_by_id=0 writer=0 bind_map=0 map_in_map=0 iter=0 update=0 update_batch=0 obj_get=0 mmap_write=0 freeze=0 run=0 " ] ||
 	fail "audit unfrozen control: unexpected outcome: $out"

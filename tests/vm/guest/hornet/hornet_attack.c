@@ -19,6 +19,9 @@
  *   map_in_map     BPF_MAP_UPDATE_ELEM that puts the blob into an array of
  *                  maps, where any program using the outer map could
  *                  reach it
+ *   iter           BPF_LINK_CREATE of a map element iterator over the
+ *                  blob; the iterator program has the throwaway program's
+ *                  instructions, so DUMMY_SIG covers it too
  *   update         BPF_MAP_UPDATE_ELEM on the blob through the caller's fd
  *   update_batch   BPF_MAP_UPDATE_BATCH of the blob's one element
  *   obj_get        BPF_OBJ_GET of the blob, pinned by its owner at PIN_PATH
@@ -38,9 +41,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <linux/btf.h>
 #include <sys/mman.h>
 
 #include "blob_map.h"
+#include "../btf_walk.h"
 
 #define WRITER_FD	201
 #define PIN_PATH	"/sys/fs/bpf/hornet_attack_blob"
@@ -117,6 +123,84 @@ static int load(const char *name, const struct bpf_insn *insns, size_t cnt,
 static void report(const char *step, int ret)
 {
 	printf("%s=%d\n", step, ret < 0 ? ret : 0);
+}
+
+/* The BTF id of the function NAME in the kernel's BTF, or 0. */
+static uint32_t vmlinux_func_id(const char *name)
+{
+	static uint8_t data[64 << 20];
+	const struct btf_header *h = (const void *)data;
+	size_t size = 0, off;
+	uint32_t id = 1;
+	ssize_t n;
+	int fd = open("/sys/kernel/btf/vmlinux", O_RDONLY);
+
+	if (fd < 0)
+		die("/sys/kernel/btf/vmlinux");
+	while ((n = read(fd, data + size, sizeof(data) - size)) > 0)
+		size += (size_t)n;
+	close(fd);
+	if (size < sizeof(*h) || h->magic != BTF_MAGIC)
+		return 0;
+	for (off = 0; off < h->type_len; id++) {
+		const struct btf_type *t = (const void *)(data + h->hdr_len + h->type_off + off);
+		size_t extra = btf_type_extra(t);
+
+		if (extra == SIZE_MAX)
+			return 0;
+		if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC &&
+		    !strcmp((const char *)data + h->hdr_len + h->str_off + t->name_off, name))
+			return id;
+		off += sizeof(*t) + extra;
+	}
+	return 0;
+}
+
+/*
+ * Load a map element iterator program (signed by SIG when SIG_LEN) and
+ * attach it to MAP_FD's map. Returns 0 once attached, -errno of the attach,
+ * or exits when the program cannot be loaded.
+ */
+static int attach_map_iter(int map_fd, const uint8_t *sig, size_t sig_len)
+{
+	union bpf_iter_link_info linfo;
+	union bpf_attr attr;
+	int prog_fd, link_fd;
+	uint32_t btf_id = vmlinux_func_id("bpf_iter_bpf_map_elem");
+
+	if (!btf_id) {
+		errno = ENOENT;
+		die("BTF id of bpf_iter_bpf_map_elem");
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_TRACING;
+	attr.expected_attach_type = BPF_TRACE_ITER;
+	attr.attach_btf_id = btf_id;
+	attr.insns = (uintptr_t)loader_insns;
+	attr.insn_cnt = 2;
+	attr.license = (uintptr_t)"GPL";
+	strcpy(attr.prog_name, "h_atk_iter");
+	if (sig_len) {
+		attr.signature = (uintptr_t)sig;
+		attr.signature_size = sig_len;
+	}
+	prog_fd = blob_sys_bpf(BPF_PROG_LOAD, &attr);
+	if (prog_fd < 0)
+		die("loading the iterator program");
+
+	memset(&linfo, 0, sizeof(linfo));
+	linfo.map.map_fd = (uint32_t)map_fd;
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = (uint32_t)prog_fd;
+	attr.link_create.attach_type = BPF_TRACE_ITER;
+	attr.link_create.iter_info = (uintptr_t)&linfo;
+	attr.link_create.iter_info_len = sizeof(linfo);
+	link_fd = blob_sys_bpf(BPF_LINK_CREATE, &attr);
+	if (link_fd < 0)
+		return -errno;
+	close(link_fd);
+	close(prog_fd);
+	return 0;
 }
 
 /*
@@ -208,6 +292,7 @@ static int cmd_run(const char *loader_sig_path, const char *writer_sig_path,
 	}
 
 	report("map_in_map", put_in_map_of_maps(blob_fd));
+	report("iter", attach_map_iter(blob_fd, dummy_sig, dummy_sig_len));
 
 	memset(&attr, 0, sizeof(attr));
 	attr.map_fd = blob_fd;
