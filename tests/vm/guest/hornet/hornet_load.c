@@ -17,6 +17,7 @@
 #include <stdatomic.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,7 @@ static void usage(FILE *f)
 "       hornet_load load (--sig FILE | --unsigned) [OPTIONS]\n"
 "       hornet_load race --sig FILE --rounds N\n"
 "       hornet_load ids\n"
+"       hornet_load nested\n"
 "\n"
 "payload  write the bytes a signature covers (instructions, then the blob\n"
 "         map's value) to OUT\n"
@@ -68,6 +70,10 @@ static void usage(FILE *f)
 "         blob it got, and print tries=N genuine=N attacker=N refused=N\n"
 "         ekeyrejected=N other=N swaps=N grabs=N\n"
 "ids      print the id of every live program, one per line\n"
+"nested   load, unsigned, a syscall program that calls bpf_sys_bpf(CMD,\n"
+"         {fd}) with CMD and fd from its context, and run it twice: with\n"
+"         BPF_PROG_TEST_RUN of a second syscall program, and with\n"
+"         BPF_MAP_FREEZE of a map; print nested_run=RET freeze=RET\n"
 "load     create the blob map, load the program with the signature, print\n"
 "         errno=0 or errno=-N, then pid=N (this process) and tag=HEX (the\n"
 "         tag the kernel gives these instructions); after a successful\n"
@@ -662,6 +668,102 @@ static int cmd_ids(int argc, char **argv)
 	}
 }
 
+/* The context of the nested command's caller program. */
+struct nested_ctx {
+	uint32_t fd;
+	uint32_t cmd;
+};
+
+/*
+ * r0 = bpf_sys_bpf(ctx->cmd, &attr, 80) with attr zeroed but for its first
+ * word, ctx->fd: test.prog_fd for BPF_PROG_TEST_RUN, map_fd for
+ * BPF_MAP_FREEZE.
+ */
+static void build_nested(struct program *p)
+{
+	int off;
+
+	p->cnt = 0;
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_1, 0, 0);
+	for (off = -80; off < 0; off += 8)
+		emit(p, BPF_ST | BPF_MEM | BPF_DW, BPF_REG_10, 0, (int16_t)off, 0);
+	emit(p, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, BPF_REG_6,
+	     (int16_t)offsetof(struct nested_ctx, fd), 0);
+	emit(p, BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, BPF_REG_1, -80, 0);
+	emit(p, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, BPF_REG_6,
+	     (int16_t)offsetof(struct nested_ctx, cmd), 0);
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0);
+	emit(p, BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -80);
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_3, 0, 0, 80);
+	emit(p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_sys_bpf);
+	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+}
+
+/* Load INSNS as an unsigned sleepable syscall program named NAME. */
+static int load_syscall(const char *name, const struct program *p)
+{
+	hornet_prog_load_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
+	attr.insns = ptr_to_u64(p->insns);
+	attr.insn_cnt = p->cnt;
+	attr.license = ptr_to_u64("GPL");
+	attr.prog_flags = BPF_F_SLEEPABLE;
+	strncpy(attr.prog_name, name, sizeof(attr.prog_name) - 1);
+	fd = (int)sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
+	if (fd < 0)
+		setup_failed(name);
+	return fd;
+}
+
+/* Run PROG_FD with CTX; return what the program returned. */
+static int32_t run_with_ctx(int prog_fd, struct nested_ctx *ctx)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.test.prog_fd = (uint32_t)prog_fd;
+	attr.test.ctx_in = ptr_to_u64(ctx);
+	attr.test.ctx_size_in = sizeof(*ctx);
+	if (sys_bpf(BPF_PROG_TEST_RUN, &attr, sizeof(attr)) < 0)
+		setup_failed("BPF_PROG_TEST_RUN");
+	return (int32_t)attr.test.retval;
+}
+
+static int cmd_nested(int argc, char **argv)
+{
+	struct load_opts o = { .no_freeze = true, .hash_map = false };
+	struct program caller, target;
+	uint8_t blob[BLOB_SIZE];
+	struct nested_ctx ctx;
+	int caller_fd, target_fd, map_fd;
+
+	(void)argv;
+	if (argc != 1)
+		usage_error("nested takes no arguments%s", "");
+	build_nested(&caller);
+	caller_fd = load_syscall("h_nest_caller", &caller);
+	target.cnt = 0;
+	emit(&target, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 7);
+	emit(&target, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	target_fd = load_syscall("h_nest_target", &target);
+	fill_blob(blob);
+	map_fd = create_blob_map(&o, blob);
+
+	ctx.fd = (uint32_t)target_fd;
+	ctx.cmd = BPF_PROG_TEST_RUN;
+	printf("nested_run=%d\n", run_with_ctx(caller_fd, &ctx));
+	ctx.fd = (uint32_t)map_fd;
+	ctx.cmd = BPF_MAP_FREEZE;
+	printf("freeze=%d\n", run_with_ctx(caller_fd, &ctx));
+	close(map_fd);
+	close(target_fd);
+	close(caller_fd);
+	return 0;
+}
+
 static bool valid_prog_name(const char *s)
 {
 	size_t n = strlen(s), i;
@@ -804,6 +906,8 @@ int main(int argc, char **argv)
 		return cmd_race(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "ids"))
 		return cmd_ids(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "nested"))
+		return cmd_nested(argc - 1, argv + 1);
 	usage_error("unknown command '%s'", argv[1]);
 	return EXIT_USAGE;
 }
