@@ -9,7 +9,9 @@ hornet_begin
 expect_eq "mode at boot" "$(hornet_mode)" "enforce locked"
 audit_mark
 expect_errno -$EPERM hornet_write "$HORNET_FS/mode" audit
-expect_audit type=1431 op=mode old="enforce locked" new="audit locked" res=0 errno=-$EPERM
+expect_audit type=1431 op=mode res=0 errno=-$EPERM
+expect_eq "old= of the refused mode write" "$(audit_field old)" "enforce locked"
+expect_eq "new= of the refused mode write" "$(audit_field new)" "audit locked"
 expect_errno -$EPERM hornet_write "$HORNET_FS/keyrings" "builtin"
 expect_audit type=1431 op=keyrings res=0 errno=-$EPERM
 expect_eq "mode after the writes" "$(hornet_mode)" "enforce locked"

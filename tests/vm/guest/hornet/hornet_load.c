@@ -64,11 +64,12 @@ static void usage(FILE *f)
 "         magic_imm_byte=N (a byte that can be flipped while the program\n"
 "         stays valid)\n"
 "race     load the signed program N times with fd_array = {F}, while one\n"
-"         thread dup2()s an attacker's frozen blob and the genuine one over\n"
+"         thread dup2()s an attacker's frozen blob and a genuine one (a\n"
+"         fresh one each round) over\n"
 "         F in turn and another calls BPF_PROG_GET_FD_BY_ID on every\n"
 "         program id it finds; run each program that loads to see which\n"
 "         blob it got, and print tries=N genuine=N attacker=N refused=N\n"
-"         ekeyrejected=N other=N swaps=N grabs=N\n"
+"         ekeyrejected=N eperm=N other=N swaps=N grabs=N\n"
 "ids      print the id of every live program, one per line\n"
 "nested   load, unsigned, a syscall program that calls bpf_sys_bpf(CMD,\n"
 "         {fd}) with CMD and fd from its context, and run it twice: with\n"
@@ -502,7 +503,8 @@ static int do_load(const struct load_opts *o)
 
 struct race {
 	atomic_bool stop;
-	int genuine_fd, attacker_fd;
+	atomic_int genuine_fd;
+	int attacker_fd;
 	atomic_long swaps, grabs;
 };
 
@@ -512,10 +514,10 @@ static void *race_swapper(void *arg)
 	struct race *r = arg;
 
 	while (!atomic_load(&r->stop)) {
-		if (dup2(r->attacker_fd, RACE_FD) < 0 ||
-		    dup2(r->genuine_fd, RACE_FD) < 0)
-			setup_failed("dup2");
-		atomic_fetch_add(&r->swaps, 1);
+		/* The genuine fd may just have been closed for a fresh one. */
+		if (dup2(r->attacker_fd, RACE_FD) >= 0 &&
+		    dup2(atomic_load(&r->genuine_fd), RACE_FD) >= 0)
+			atomic_fetch_add(&r->swaps, 1);
 	}
 	return NULL;
 }
@@ -564,7 +566,7 @@ static int cmd_race(int argc, char **argv)
 {
 	const char *sig_file = NULL;
 	unsigned long long rounds = 0, i;
-	long tries = 0, genuine = 0, attacker = 0, refused = 0, rejected = 0, other = 0;
+	long tries = 0, genuine = 0, attacker = 0, refused = 0, rejected = 0, eperm = 0, other = 0;
 	uint8_t blob[BLOB_SIZE], bad[BLOB_SIZE];
 	struct load_opts o = { .no_freeze = false, .hash_map = false };
 	hornet_prog_load_attr attr;
@@ -598,9 +600,9 @@ static int cmd_race(int argc, char **argv)
 	sig = read_file(sig_file, &sig_len);
 
 	memset(&r, 0, sizeof(r));
-	r.genuine_fd = create_blob_map(&o, blob);
+	atomic_store(&r.genuine_fd, create_blob_map(&o, blob));
 	r.attacker_fd = create_blob_map(&o, bad);
-	if (dup2(r.genuine_fd, RACE_FD) < 0)
+	if (dup2(atomic_load(&r.genuine_fd), RACE_FD) < 0)
 		setup_failed("dup2");
 	if (pthread_create(&b, NULL, race_swapper, &r) ||
 	    pthread_create(&c, NULL, race_grabber, &r))
@@ -608,6 +610,17 @@ static int cmd_race(int argc, char **argv)
 
 	for (i = 0; i < rounds; i++) {
 		int slot = RACE_FD;
+
+		/*
+		 * A verified load seals its blob for itself: each round gets
+		 * a fresh genuine blob, which the swapper takes from here on.
+		 */
+		if (i) {
+			int old_fd = atomic_load(&r.genuine_fd);
+
+			atomic_store(&r.genuine_fd, create_blob_map(&o, blob));
+			close(old_fd);
+		}
 
 		memset(&attr, 0, sizeof(attr));
 		attr.prog_type = BPF_PROG_TYPE_SYSCALL;
@@ -625,6 +638,7 @@ static int cmd_race(int argc, char **argv)
 		if (fd < 0) {
 			refused++;
 			rejected += errno == EKEYREJECTED;
+			eperm += errno == EPERM;
 			continue;
 		}
 		uint32_t got = run_once(fd);
@@ -640,8 +654,8 @@ static int cmd_race(int argc, char **argv)
 	atomic_store(&r.stop, true);
 	pthread_join(b, NULL);
 	pthread_join(c, NULL);
-	printf("tries=%ld genuine=%ld attacker=%ld refused=%ld ekeyrejected=%ld other=%ld swaps=%ld grabs=%ld\n",
-	       tries, genuine, attacker, refused, rejected, other,
+	printf("tries=%ld genuine=%ld attacker=%ld refused=%ld ekeyrejected=%ld eperm=%ld other=%ld swaps=%ld grabs=%ld\n",
+	       tries, genuine, attacker, refused, rejected, eperm, other,
 	       atomic_load(&r.swaps), atomic_load(&r.grabs));
 	free(sig);
 	return 0;

@@ -70,10 +70,11 @@
  *   flipped_in_run=0|1          the write returned before the slow program
  *                               had an id
  *
- * rodata-swap waits until the loader has made its three maps (by then it
- * has filled and frozen .rodata), then dup2()s a frozen map of its own,
- * with .rodata's value size, over the fd of the loader's .rodata, which
- * the loader then names in the slow program's fd_array. It prints
+ * rodata-swap waits until the loader has made .rodata, its first map,
+ * then dup2()s a map of its own, shaped like .rodata, over that fd, which
+ * the loader then names in the slow program's fd_array. (A verified
+ * loader's maps are hidden, so that fd is found as the first one whose
+ * info is refused.) It prints
  *   load=0|load=-ERRNO
  *   swapped=0|1                 the dup2() happened before the slow
  *                               program had an id
@@ -84,7 +85,7 @@
  * run goes on, and prints
  *   load=0|load=-ERRNO
  *   second_run=0|-ERRNO         what the second BPF_PROG_RUN returned
- *   second_in_run=0|1           it returned before the slow program had an
+ *   second_in_run=0|1           it started before the slow program had an
  *                               id
  *
  * Exit status 0 whatever happened (the case judges), 1 when something else
@@ -569,41 +570,56 @@ static int map_info(int fd, struct bpf_map_info *info)
 	return lskel_sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) ? -errno : 0;
 }
 
-static void *swap_rodata(void *unused)
+/*
+ * A map shaped like the skeleton's .rodata, but the attacker's, left
+ * writable so that whatever the loader still does to its .rodata (fill,
+ * freeze, map it after the run) works on this one. Made before the load,
+ * so that the swap itself is quick.
+ */
+static int make_attacker_map(void)
 {
 	static uint8_t value[VALUE_MAX];
-	struct bpf_map_info info;
 	union bpf_attr attr;
 	uint32_t key = 0;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = sizeof(key);
+	attr.value_size = sizeof(*((struct lskel_slow *)0)->rodata);
+	attr.max_entries = 1;
+	attr.map_flags = BPF_F_MMAPABLE | BPF_F_RDONLY_PROG;
+	strcpy(attr.map_name, "attacker");
+	fd = (int)lskel_sys_bpf(BPF_MAP_CREATE, &attr);
+	if (fd < 0)
+		die("BPF_MAP_CREATE", errno);
+	memset(value, 0xee, sizeof(value));
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = fd;
+	attr.key = (uint64_t)(uintptr_t)&key;
+	attr.value = (uint64_t)(uintptr_t)value;
+	if (lskel_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr))
+		die("BPF_MAP_UPDATE_ELEM", errno);
+	return fd;
+}
+
+static void *swap_rodata(void *unused)
+{
+	struct bpf_map_info info;
 
 	(void)unused;
-	start_after = 4;
 	note_loader();
 	for (int fd = 3; fd < FD_SCAN && !atomic_load(&stop); fd++) {
-		if (map_info(fd, &info) || !strstr(info.name, ".rodata") ||
-		    info.value_size > VALUE_MAX)
+		int err = map_info(fd, &info);
+
+		/*
+		 * A verified loader's maps are hidden from us, info included
+		 * (EPERM); .rodata is the first of them. An unverified
+		 * loader's .rodata is found by name.
+		 */
+		if (fd == attacker_fd ||
+		    (err != -EPERM && (err || !strstr(info.name, ".rodata"))))
 			continue;
-		memset(&attr, 0, sizeof(attr));
-		attr.map_type = BPF_MAP_TYPE_ARRAY;
-		attr.key_size = sizeof(key);
-		attr.value_size = info.value_size;
-		attr.max_entries = 1;
-		attr.map_flags = info.map_flags;
-		strcpy(attr.map_name, "attacker");
-		attacker_fd = (int)lskel_sys_bpf(BPF_MAP_CREATE, &attr);
-		if (attacker_fd < 0)
-			die("BPF_MAP_CREATE", errno);
-		memset(value, 0xee, sizeof(value));
-		memset(&attr, 0, sizeof(attr));
-		attr.map_fd = attacker_fd;
-		attr.key = (uint64_t)(uintptr_t)&key;
-		attr.value = (uint64_t)(uintptr_t)value;
-		if (lskel_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr))
-			die("BPF_MAP_UPDATE_ELEM", errno);
-		memset(&attr, 0, sizeof(attr));
-		attr.map_fd = attacker_fd;
-		if (lskel_sys_bpf(BPF_MAP_FREEZE, &attr))
-			die("BPF_MAP_FREEZE", errno);
 		if (dup2(attacker_fd, fd) < 0)
 			die("dup2", errno);
 		swapped = before_slow_prog();
@@ -636,10 +652,13 @@ static int prog_uses_map(int prog_fd, uint32_t map_id)
 
 static int rodata_swap(void)
 {
-	struct lskel_slow *skel = load_with(swap_rodata);
+	struct lskel_slow *skel;
 	int bound = 0;
 
-	if (skel && attacker_fd >= 0)
+	attacker_fd = make_attacker_map();
+	skel = load_with(swap_rodata);
+
+	if (skel)
 		bound = prog_uses_map(skel->progs.slow.prog_fd,
 				      lskel_obj_id(attacker_fd));
 	printf("swapped=%d\n", swapped);
@@ -667,10 +686,15 @@ static void *run_loader_again(void *unused)
 		if (lskel_sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) ||
 		    info.type != BPF_PROG_TYPE_SYSCALL || info.id != loader_id)
 			continue;
+		/* A zeroed context, large enough for any loader's. */
+		static uint8_t ctx[4096];
+
 		memset(&attr, 0, sizeof(attr));
 		attr.test.prog_fd = fd;
-		second_run = lskel_sys_bpf(BPF_PROG_TEST_RUN, &attr) ? -errno : 0;
+		attr.test.ctx_in = (uint64_t)(uintptr_t)ctx;
+		attr.test.ctx_size_in = sizeof(ctx);
 		second_in_run = before_slow_prog();
+		second_run = lskel_sys_bpf(BPF_PROG_TEST_RUN, &attr) ? -errno : 0;
 		break;
 	}
 	return NULL;
@@ -719,8 +743,10 @@ int main(int argc, char **argv)
 		flip_to = argv[2];
 		return flip();
 	}
-	if (argc == 2 && !strcmp(argv[1], "rodata-swap"))
+	if (argc == 2 && !strcmp(argv[1], "rodata-swap")) {
+		start_after = 2;
 		return rodata_swap();
+	}
 	if (argc == 2 && !strcmp(argv[1], "second-run")) {
 		start_after = 2;
 		return run_twice();
