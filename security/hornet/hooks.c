@@ -197,9 +197,9 @@ static void hornet_check_kernel(struct bpf_prog *prog,
  * program has an id or an fd, so no other task can reach the program, and
  * the maps checked are the maps it gets. A signed load is verified over
  * the instructions as given and the values of those maps, in fd_array
- * order; its maps are then sealed. The verdict is final: a verified
- * program's runs vouch for their children from now on, and nothing else
- * ever changes that.
+ * order; its maps are then sealed. The verdict is final: the runs of a
+ * verified program (or of a verified loader's child) vouch for their
+ * children from now on, and nothing else ever changes that.
  *
  * Return:
  * * %0			- the load may go on (always, unless in enforce mode)
@@ -234,8 +234,11 @@ int hornet_bpf_prog_load_post_verifier(struct bpf_prog *prog,
 		hornet_check_kernel(prog, &res);
 
 	err = hornet_decide(prog, &res, hp->mode);
-	if (!err && res.verdict == HORNET_OK &&
-	    res.origin == HORNET_FROM_USER) {
+	/*
+	 * A verified load, or a verified loader's child: its runs, if it is
+	 * a syscall program, vouch for what they load in turn.
+	 */
+	if (!err && res.verdict == HORNET_OK) {
 		hp->seal_id = seal_id;
 		WRITE_ONCE(hp->verified, true);
 	}

@@ -170,7 +170,8 @@ struct hornet_prog_record;
  * @origin: where the load came from
  * @pending: for a signed userspace load, what the check needs, until it runs
  * @verified: set, once and for good, when the program is a userspace load
- *	      whose signature was verified; its runs trust their children
+ *	      whose signature was verified, or a verified loader's child;
+ *	      its runs trust their children
  * @seal_id: for a verified program, the number the maps it was verified
  *	     against carry while they are sealed; never reused, never 0
  * @running: how many runs of the program are in progress

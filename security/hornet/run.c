@@ -47,11 +47,14 @@ static struct hornet_task *hornet_task_blob(void)
 /**
  * hornet_run_current - the innermost run the current task is in
  *
- * Return: the run, or NULL when the task is in none. The task holds a
- * reference for as long as the run lasts.
+ * Return: the run, or NULL when the task is in none, or when Hornet is
+ * built in but not enabled (then no task has a Hornet blob). The task holds
+ * a reference for as long as the run lasts.
  */
 struct hornet_run *hornet_run_current(void)
 {
+	if (!hornet_enabled)
+		return NULL;
 	return hornet_task_blob()->run;
 }
 

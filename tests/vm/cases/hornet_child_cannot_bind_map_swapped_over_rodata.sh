@@ -1,4 +1,5 @@
 # vm-append: hornet.mode=enforce
+# vm-opts: --timeout 900
 # While a verified loader runs, another thread of its process dup2()s a map
 # of its own, shaped like .rodata, over the fd of the loader's .rodata,
 # which the loader then names in its child's fd_array (issue 10, item 7).

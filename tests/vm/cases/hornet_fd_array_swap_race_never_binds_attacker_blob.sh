@@ -1,4 +1,5 @@
 # vm-append: hornet.mode=enforce
+# vm-opts: --timeout 900
 # A signed loader is loaded 3000 times with fd_array = {F}, while a second
 # thread dup2()s an attacker's frozen blob and the genuine one over F in
 # turn and a third calls BPF_PROG_GET_FD_BY_ID on every program id it sees

@@ -1,4 +1,5 @@
 # vm-append: hornet.mode=enforce
+# vm-opts: --timeout 900
 # A loader writes into its own maps while it runs, so a second run of the
 # same loader program while the first goes on is refused in enforce mode:
 # BPF_PROG_RUN fails with EBUSY and is recorded (op=prog_run verdict=busy),

@@ -1,16 +1,30 @@
 # vm-append: hornet.mode=off
+# vm-opts: --timeout 900
 # A loader run that starts while Hornet is off is still a run: when
-# enforce is set while it goes on, the program its loader then loads is
-# judged as that unverified loader's child (verdict unverified, refused
-# with EPERM), never as a load from the kernel itself (issue 10, item 5).
+# enforce is set while it goes on, before its loader loads its program, the
+# program is judged as that unverified loader's child (verdict unverified,
+# refused with EPERM), never as a load from the kernel itself (issue 10,
+# item 5). A load is judged in the mode it started in, so when the mode
+# is set only after the child's load began, the child loads as in off
+# mode. Out of five tries the mode must be set in time at least once, and
+# no child is ever recorded as the kernel's own.
 # Control: the same skeleton, with the mode left off, loads.
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 
-out=$(lskel_race-unsigned flip enforce) || fail "lskel_race failed: $out"
-say "off, then enforce during the run: $out"
-echo "$out" | grep -qx 'flipped_in_run=1' || fail "the mode was not set during the run"
-echo "$out" | grep -qx "load=-$EPERM" || fail "the skeleton did not fail with -EPERM"
+hits=0
+for i in 1 2 3 4 5; do
+	echo off >"$HORNET_FS/mode"
+	out=$(lskel_race-unsigned flip enforce | tr '\n' ' ') || fail "lskel_race failed: $out"
+	say "off, then enforce during the run, try $i: $out"
+	case "$out" in
+	"load=-$EPERM flipped_in_run=1 ") hits=$((hits + 1)) ;;
+	"load=0 flipped_in_run="[01]" ") ;;
+	*) fail "try $i: unexpected outcome: $out" ;;
+	esac
+done
+say "the mode was set before the child's load in $hits of 5 tries"
+[ "$hits" -ge 1 ] || fail "the mode was never set before the child's load"
 expect_audit prog_name=slow verdict=unverified mode=enforce res=0 errno=-$EPERM
 expect_no_audit prog_name=slow verdict=kernel
 

@@ -1,4 +1,5 @@
 # vm-append: hornet.mode=enforce
+# vm-opts: --timeout 900
 # Four processes load at once for a while: a signed loader, an unsigned
 # one, a tampered one (hornet_load) and the signed light skeleton, whose
 # loader runs and loads a child; each program is freed as soon as its
@@ -16,7 +17,7 @@
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 
-ROUNDS=25
+ROUNDS=20
 c_seen=$(counter seen) c_verified=$(counter verified)
 c_refused=$(counter refused) c_audited=$(counter audited)
 
@@ -39,7 +40,9 @@ flips=0
 while kill -0 $p1 2>/dev/null || kill -0 $p2 2>/dev/null ||
       kill -0 $p3 2>/dev/null || kill -0 $p4 2>/dev/null; do
 	echo audit >"$HORNET_FS/mode"
+	sleep 0.01
 	echo enforce >"$HORNET_FS/mode"
+	sleep 0.01
 	flips=$((flips + 1))
 done
 wait
