@@ -21,24 +21,25 @@ ROUNDS=20
 c_seen=$(counter seen) c_verified=$(counter verified)
 c_refused=$(counter refused) c_audited=$(counter audited)
 
-loop() { # loop NAME ARGS...: hornet_load load ARGS, ROUNDS times
+rm -f /tmp/stress.*
+# loop NAME ARGS...: hornet_load load ARGS, ROUNDS times; /tmp/stress.NAME.done
+# says it is over (a finished background job is still a process to kill -0
+# until the shell reaps it).
+loop() {
 	_n=$1
 	shift
 	for _i in $(seq "$ROUNDS"); do
 		hornet_load load "$@" | sed -n 's/^errno=/errno=/p'
 	done >"/tmp/stress.$_n"
+	: >"/tmp/stress.$_n.done"
 }
 loop signed --sig "$HDATA/build.p7s" --prog-name h_st_signed &
-p1=$!
 loop unsigned --unsigned --prog-name h_st_unsigned &
-p2=$!
 loop tampered --sig "$HDATA/build.p7s" --flip-blob 3 --prog-name h_st_tampered &
-p3=$!
-(for _i in $(seq "$ROUNDS"); do lskel_probe-build | sed -n 's/^load=/load=/p'; done >/tmp/stress.skel) &
-p4=$!
+(for _i in $(seq "$ROUNDS"); do lskel_probe-build | sed -n 's/^load=/load=/p'; done >/tmp/stress.skel
+ : >/tmp/stress.skel.done) &
 flips=0
-while kill -0 $p1 2>/dev/null || kill -0 $p2 2>/dev/null ||
-      kill -0 $p3 2>/dev/null || kill -0 $p4 2>/dev/null; do
+while [ "$(ls /tmp/stress.*.done 2>/dev/null | wc -l)" -lt 4 ]; do
 	echo audit >"$HORNET_FS/mode"
 	sleep 0.01
 	echo enforce >"$HORNET_FS/mode"
