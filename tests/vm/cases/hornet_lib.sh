@@ -323,6 +323,8 @@ set_keyrings() {
 }
 
 HORNET_CLEANUP=
+HORNET_NL='
+'
 
 # on_exit CMD: run CMD (with eval) when the case ends, before the state
 # is restored. Later registrations run first.
@@ -334,8 +336,18 @@ $HORNET_CLEANUP"
 hornet_end() {
 	_rc=$?
 	set +e
-	printf '%s\n' "$HORNET_CLEANUP" | while IFS= read -r _cmd; do
-		[ -z "$_cmd" ] || eval "$_cmd" || echo "cleanup failed: $_cmd" >&2
+	# Not in a pipeline: a failed step must reach _rc, in this shell.
+	_steps=$HORNET_CLEANUP
+	while [ -n "$_steps" ]; do
+		case "$_steps" in
+		*"$HORNET_NL"*) _cmd=${_steps%%"$HORNET_NL"*} _steps=${_steps#*"$HORNET_NL"} ;;
+		*) _cmd=$_steps _steps= ;;
+		esac
+		[ -n "$_cmd" ] || continue
+		if ! eval "$_cmd"; then
+			echo "FAIL: cleanup failed: $_cmd" >&2
+			_rc=1
+		fi
 	done
 	_mode=$(hornet_mode)
 	if [ "${_mode% locked}" != "${HORNET_SAVED_MODE% locked}" ]; then
@@ -447,6 +459,30 @@ hornet_lib_selftest() {
 	(expect_errno -1 printf 'errno=-1\n' >/dev/null) || fail "selftest: expect_errno missed errno=-1"
 	(expect_errno -1 printf 'errno=-12\n' >/dev/null 2>&1) && fail "selftest: expect_errno took -12 for -1"
 	(expect_errno 0 false >/dev/null 2>&1) && fail "selftest: expect_errno ignored a failing command"
+
+	# A cleanup step that fails fails the case, after the later steps ran;
+	# the same steps without the failing one pass.
+	_cleaned=$AUDIT_LOG.cleaned
+	for _bad in "false" ""; do
+		rm -f "$_cleaned"
+		if (
+			hornet_mode() { echo enforce; }
+			hornet_keyrings() { echo builtin; }
+			HORNET_SAVED_MODE=enforce HORNET_SAVED_KEYRINGS=builtin
+			AUDIT_LOG=$AUDIT_LOG.end HORNET_CLEANUP=
+			on_exit "touch $_cleaned"
+			[ -z "$_bad" ] || on_exit "$_bad"
+			true
+			hornet_end
+		) 2>/dev/null; then _end_rc=0; else _end_rc=$?; fi
+		[ -e "$_cleaned" ] || fail "selftest: a cleanup step did not run (failing step: '$_bad')"
+		if [ -n "$_bad" ]; then
+			[ "$_end_rc" -ne 0 ] || fail "selftest: a failed cleanup step did not fail the case"
+		else
+			[ "$_end_rc" -eq 0 ] || fail "selftest: cleanup steps that all worked failed the case"
+		fi
+	done
+	rm -f "$_cleaned"
 
 	rm -f "$AUDIT_LOG"
 	echo "hornet_lib: selftest passed"
