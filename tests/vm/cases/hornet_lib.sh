@@ -281,6 +281,29 @@ layout() {
 	hornet_load layout | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
 
+# expect_good_without_revocation DIGEST SIG: the control of the revoked-key
+# cases. No boot can take the revoked key off the revocation list, so the
+# kernel checks SIG (the raw RSA signature from the refused load) over
+# DIGEST (the SHA-256 of its payload) with the revoked key's certificate in
+# a keyring of the case's own, where no revocation list applies: it must
+# verify, and must not once one bit of DIGEST is flipped.
+expect_good_without_revocation() {
+	_ring=$(hornet_keyctl newring hornet_revoked_ctl @u) || fail "could not make a keyring"
+	on_exit "hornet_keyctl unlink $_ring @u >/dev/null"
+	_key=$(hornet_keyctl padd asymmetric "" "$_ring" <"$HDATA/revoked.der") ||
+		fail "could not load the revoked key's certificate into a keyring of the case's own"
+	expect_errno 0 hornet_pkey_verify "$_key" "enc=pkcs1 hash=sha256" "$1" "$2"
+	_bad=/tmp/hornet-revoked-ctl.$$
+	cp "$1" "$_bad"
+	_last=$(od -An -tu1 -j31 -N1 "$_bad" | tr -d ' ')
+	# shellcheck disable=SC2059
+	printf "\\$(printf '%03o' $(((_last ^ 1) & 255)))" |
+		dd of="$_bad" bs=1 seek=31 conv=notrunc 2>/dev/null
+	cmp -s "$_bad" "$1" && fail "the digest was not changed"
+	expect_errno -$EKEYREJECTED hornet_pkey_verify "$_key" "enc=pkcs1 hash=sha256" "$_bad" "$2"
+	rm -f "$_bad"
+}
+
 # --- Hornet's state -----------------------------------------------------
 
 hornet_mode() {
