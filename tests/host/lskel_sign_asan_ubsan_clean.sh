@@ -60,10 +60,14 @@ san 1 "$S" --key "$KEYS/build.pem" "$tmp/plain.h"
 san 1 "$S" --key "$KEYS/build.pem" "$tmp"
 
 # The upstream form.
-"$LSKEL" --extract-payload "$tmp/p.bin" --detach "$tmp/s.p7s" "$h" >/dev/null 2>&1 || true
+# $h is unsigned again here, so only its payload can be extracted; into a
+# new file, so that nothing left by an earlier step is signed instead.
+"$LSKEL" --extract-payload "$tmp/up.payload" "$h" >/dev/null ||
+	fail "cannot extract the payload of the unsigned header"
 openssl cms -sign -binary -noattr -outform DER -nocerts -signer "$KEYS/build.crt" \
-	-inkey "$KEYS/build.key" -in "$tmp/p.bin" -out "$tmp/up.p7s"
-upstream_form "$h" "$tmp/up.p7s" "$tmp/p.bin" "$tmp/up.h"
+	-inkey "$KEYS/build.key" -in "$tmp/up.payload" -out "$tmp/up.p7s" ||
+	fail "openssl cannot sign the payload"
+upstream_form "$h" "$tmp/up.p7s" "$tmp/up.payload" "$tmp/up.h"
 san 0 "$S" --verify --cert "$KEYS/build.crt" "$tmp/up.h"
 san 0 "$S" --key "$KEYS/build-ec.key" --cert "$KEYS/build-ec.crt" "$tmp/up.h"
 san 1 "$S" --remove "$tmp/up.h"

@@ -11,6 +11,7 @@
 #   nocap                runs a command without CAP_MAC_ADMIN
 #   hornet_seal          loads a signed program that binds an unsigned map
 #   hornet_attack        tries to reach a signed loader's blob before its run
+#   hornet_pkey_verify   checks one raw signature with one key (KEYCTL_PKEY_VERIFY)
 # and signs the test payload with the keys of $(ROOT)/build/keys (made by
 # keys/mkkeys) into $(ROOT)/build/tests/hornet/*.p7s. The signatures, the
 # payload, the DER certificates and each certificate's subject key id are
@@ -42,7 +43,7 @@ endif
 endif
 
 PROGS := hornet_load audit_listen hornet_write hornet_keyctl hornet_uapi_offsets nocap \
-	hornet_seal hornet_attack
+	hornet_seal hornet_attack hornet_pkey_verify
 HEADERS := $(wildcard $(SRC)/*.h) $(ROOT)/tests/vm/guest/btf_walk.h
 
 # The test signatures, one per line: NAME := SIGNERS DIGEST OPTIONS, where
@@ -78,7 +79,8 @@ all: $(addprefix $(BIN)/,$(PROGS)) \
 	$(patsubst %,$(DATA)/%.der,$(CERTS)) \
 	$(patsubst %,$(DATA)/%.skid,$(CERTS)) \
 	$(DATA)/payload.bin $(DATA)/seal-extra-map.p7s \
-	$(DATA)/attack-loader.p7s $(DATA)/attack-writer.p7s $(DATA)/attack-dummy.p7s
+	$(DATA)/attack-loader.p7s $(DATA)/attack-writer.p7s $(DATA)/attack-dummy.p7s \
+	$(DATA)/revoked.sig $(DATA)/payload.sha256
 
 $(BIN) $(GEN) $(DATA):
 	mkdir -p $@
@@ -137,6 +139,14 @@ $(GEN)/attack-%.bin: $(BIN)/hornet_attack | $(GEN)
 $(DATA)/attack-%.p7s: $(GEN)/attack-%.bin $(KEY_FILES) | $(DATA)
 	$(OPENSSL) cms -sign -binary -outform DER -in $< -out $@.tmp \
 		-md sha256 -nocerts -noattr -signer $(KEYS)/build.crt -inkey $(KEYS)/build.key
+	mv $@.tmp $@
+
+# The control of hornet_revoked_key_rejected: the revoked key's signature
+# over the payload, raw, and the payload's SHA-256, for hornet_pkey_verify.
+$(DATA)/revoked.sig: $(GEN)/revoked.p7s $(ROOT)/tests/vm/raw-signature | $(DATA)
+	$(ROOT)/tests/vm/raw-signature $< $@
+$(DATA)/payload.sha256: $(GEN)/payload.bin | $(DATA)
+	$(OPENSSL) dgst -sha256 -binary $< >$@.tmp
 	mv $@.tmp $@
 
 $(DATA)/%.p7s: $(GEN)/%.p7s | $(DATA)

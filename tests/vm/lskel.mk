@@ -99,7 +99,7 @@ first_opts = $(call signer_opts,$(firstword $(SIGNERS.$(1)))) \
 later_signers = $(wordlist 2,$(words $(SIGNERS.$(1))),$(SIGNERS.$(1)))
 
 all: $(addprefix $(BIN)/lskel_probe-,$(VARIANTS)) $(BIN)/lskel_race-build $(BIN)/lskel_race-unsigned \
-	$(BIN)/lskel_twice
+	$(BIN)/lskel_twice $(BIN)/lskel-data/revoked.sig $(BIN)/lskel-data/revoked.sha256
 
 KDEPS := $(UAPI)/linux/bpf.h $(LIBBPF)/include/bpf/bpf_helpers.h \
 	$(LIBBPF)/include/bpf/skel_internal.h
@@ -196,7 +196,22 @@ $(OUT)/lskel_twice.o: $(SRC)/guest/lskel/lskel_twice.c $(OUT)/seed_syscall-build
 $(BIN)/lskel_twice: $(OUT)/lskel_twice.o | $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $<
 
-$(OUT) $(BIN):
+# The control of lskel_revoked_key_refused_ekeyrejected: the revoked
+# header's signature, raw, and the SHA-256 of its payload, for
+# hornet_pkey_verify in the guest.
+$(BIN)/lskel-data/revoked.sig: $(OUT)/lskel_probe-revoked.lskel.h $(LSKEL_SIGN) \
+		$(SRC)/raw-signature | $(BIN)/lskel-data
+	$(LSKEL_SIGN) --detach $@.p7s $< >/dev/null
+	$(SRC)/raw-signature $@.p7s $@
+	rm -f $@.p7s
+
+$(BIN)/lskel-data/revoked.sha256: $(OUT)/lskel_probe-revoked.lskel.h $(LSKEL_SIGN) | $(BIN)/lskel-data
+	$(LSKEL_SIGN) --extract-payload $@.payload $< >/dev/null
+	openssl dgst -sha256 -binary $@.payload >$@.tmp
+	rm -f $@.payload
+	mv $@.tmp $@
+
+$(OUT) $(BIN) $(BIN)/lskel-data:
 	mkdir -p $@
 
 # What other steps build; say which, rather than fail obscurely.

@@ -282,6 +282,29 @@ layout() {
 	hornet_load layout | tr ' ' '\n' | sed -n "s/^$1=//p"
 }
 
+# expect_good_without_revocation DIGEST SIG: the control of the revoked-key
+# cases. No boot can take the revoked key off the revocation list, so the
+# kernel checks SIG (the raw RSA signature from the refused load) over
+# DIGEST (the SHA-256 of its payload) with the revoked key's certificate in
+# a keyring of the case's own, where no revocation list applies: it must
+# verify, and must not once one bit of DIGEST is flipped.
+expect_good_without_revocation() {
+	_ring=$(hornet_keyctl newring hornet_revoked_ctl @u) || fail "could not make a keyring"
+	on_exit "hornet_keyctl unlink $_ring @u >/dev/null"
+	_key=$(hornet_keyctl padd asymmetric "" "$_ring" <"$HDATA/revoked.der") ||
+		fail "could not load the revoked key's certificate into a keyring of the case's own"
+	expect_errno 0 hornet_pkey_verify "$_key" "enc=pkcs1 hash=sha256" "$1" "$2"
+	_bad=/tmp/hornet-revoked-ctl.$$
+	cp "$1" "$_bad"
+	_last=$(od -An -tu1 -j31 -N1 "$_bad" | tr -d ' ')
+	# shellcheck disable=SC2059
+	printf "\\$(printf '%03o' $(((_last ^ 1) & 255)))" |
+		dd of="$_bad" bs=1 seek=31 conv=notrunc 2>/dev/null
+	cmp -s "$_bad" "$1" && fail "the digest was not changed"
+	expect_errno -$EKEYREJECTED hornet_pkey_verify "$_key" "enc=pkcs1 hash=sha256" "$_bad" "$2"
+	rm -f "$_bad"
+}
+
 # --- Hornet's state -----------------------------------------------------
 
 hornet_mode() {
@@ -324,6 +347,8 @@ set_keyrings() {
 }
 
 HORNET_CLEANUP=
+HORNET_NL='
+'
 
 # on_exit CMD: run CMD (with eval) when the case ends, before the state
 # is restored. Later registrations run first.
@@ -335,8 +360,18 @@ $HORNET_CLEANUP"
 hornet_end() {
 	_rc=$?
 	set +e
-	printf '%s\n' "$HORNET_CLEANUP" | while IFS= read -r _cmd; do
-		[ -z "$_cmd" ] || eval "$_cmd" || echo "cleanup failed: $_cmd" >&2
+	# Not in a pipeline: a failed step must reach _rc, in this shell.
+	_steps=$HORNET_CLEANUP
+	while [ -n "$_steps" ]; do
+		case "$_steps" in
+		*"$HORNET_NL"*) _cmd=${_steps%%"$HORNET_NL"*} _steps=${_steps#*"$HORNET_NL"} ;;
+		*) _cmd=$_steps _steps= ;;
+		esac
+		[ -n "$_cmd" ] || continue
+		if ! eval "$_cmd"; then
+			echo "FAIL: cleanup failed: $_cmd" >&2
+			_rc=1
+		fi
 	done
 	_mode=$(hornet_mode)
 	if [ "${_mode% locked}" != "${HORNET_SAVED_MODE% locked}" ]; then
@@ -448,6 +483,30 @@ hornet_lib_selftest() {
 	(expect_errno -1 printf 'errno=-1\n' >/dev/null) || fail "selftest: expect_errno missed errno=-1"
 	(expect_errno -1 printf 'errno=-12\n' >/dev/null 2>&1) && fail "selftest: expect_errno took -12 for -1"
 	(expect_errno 0 false >/dev/null 2>&1) && fail "selftest: expect_errno ignored a failing command"
+
+	# A cleanup step that fails fails the case, after the later steps ran;
+	# the same steps without the failing one pass.
+	_cleaned=$AUDIT_LOG.cleaned
+	for _bad in "false" ""; do
+		rm -f "$_cleaned"
+		if (
+			hornet_mode() { echo enforce; }
+			hornet_keyrings() { echo builtin; }
+			HORNET_SAVED_MODE=enforce HORNET_SAVED_KEYRINGS=builtin
+			AUDIT_LOG=$AUDIT_LOG.end HORNET_CLEANUP=
+			on_exit "touch $_cleaned"
+			[ -z "$_bad" ] || on_exit "$_bad"
+			true
+			hornet_end
+		) 2>/dev/null; then _end_rc=0; else _end_rc=$?; fi
+		[ -e "$_cleaned" ] || fail "selftest: a cleanup step did not run (failing step: '$_bad')"
+		if [ -n "$_bad" ]; then
+			[ "$_end_rc" -ne 0 ] || fail "selftest: a failed cleanup step did not fail the case"
+		else
+			[ "$_end_rc" -eq 0 ] || fail "selftest: cleanup steps that all worked failed the case"
+		fi
+	done
+	rm -f "$_cleaned"
 
 	rm -f "$AUDIT_LOG"
 	echo "hornet_lib: selftest passed"

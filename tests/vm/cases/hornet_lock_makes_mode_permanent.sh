@@ -2,7 +2,9 @@
 # (This case boots alone, because the lock lasts until reboot.) Booting with
 # hornet.mode=audit starts in audit mode. Writing "lock" is audited and
 # makes the mode read "audit locked"; after it every write to the mode file,
-# "lock" included, fails with EPERM, and audit mode keeps working.
+# "lock" included, fails with EPERM and is audited as refused (res=0,
+# errno=-1, with the locked mode as old= and what was asked for as new=),
+# and audit mode keeps working.
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 
@@ -14,8 +16,16 @@ expect_audit type=1431 op=lock res=1 errno=0
 expect_eq "mode after lock" "$(hornet_mode)" "audit locked"
 
 for value in enforce off audit lock; do
+	audit_mark
 	expect_errno -$EPERM hornet_write "$HORNET_FS/mode" "$value"
 	expect_eq "mode after writing '$value' when locked" "$(hornet_mode)" "audit locked"
+	op=mode
+	[ "$value" != lock ] || op=lock
+	want=$value
+	[ "$value" != lock ] || want=audit
+	expect_audit type=1431 op=$op comm=hornet_write res=0 errno=-$EPERM
+	expect_eq "old= of the refused '$value'" "$(audit_field old)" "audit locked"
+	expect_eq "new= of the refused '$value'" "$(audit_field new)" "$want locked"
 done
 
 expect_load_ok --unsigned --prog-name h_locked_audit

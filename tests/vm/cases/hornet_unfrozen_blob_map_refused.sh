@@ -1,8 +1,14 @@
 # vm-append: hornet.mode=enforce
 # A correctly signed load whose blob map is not frozen is refused with
 # EPERM (verdict badmap): its value could change after the check.
+# Control: the same load, signature and blob, with the map frozen, loads
+# and runs (verdict ok).
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 
+expect_load_ok --sig "$HDATA/build.p7s" --prog-name h_frozen
+expect_load_audit h_frozen verdict=ok mode=enforce res=1 errno=0
+
+audit_mark
 expect_load_refused $EPERM --sig "$HDATA/build.p7s" --no-freeze --prog-name h_unfrozen
 expect_load_audit h_unfrozen verdict=badmap mode=enforce res=0 errno=-$EPERM
