@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <openssl/err.h>
 
@@ -283,9 +284,6 @@ static int do_sign(const struct args *a, const struct lskel_header *h)
 
 	if (a->add_signer && h->sig_state == LSKEL_UNSIGNED)
 		return failure(a->header, "--add-signer", &(struct lskel_err){ "not signed yet; sign it first" });
-	if (a->add_signer && h->sig_state == LSKEL_SIGNED_UPSTREAM)
-		return failure(a->header, "--add-signer", &(struct lskel_err){
-			"its signature is bpftool's, which covers the instructions only; sign it with lskel-sign first" });
 	if (h->sig_state == LSKEL_SIGNED_UPSTREAM && a->seen[OPT_KEYRING_ID])
 		return failure(a->header, "--keyring-id", &(struct lskel_err){
 			"this header is signed in bpftool's form, which sets opts.keyring_id itself" });
@@ -339,8 +337,8 @@ static int do_verify(const struct args *a, const struct lskel_header *h)
 			goto out;
 	if (lskel_payload(h, &payload, &plen, &e))
 		goto out;
-	v = lskel_verify(h->sig.bytes, h->sig.len, payload, plen, trusted, rep,
-			 sizeof(rep) / sizeof(rep[0]), &n, &e);
+	v = lskel_verify(h->sig.bytes, h->sig.len, payload, plen, h->insns.len,
+			 trusted, rep, sizeof(rep) / sizeof(rep[0]), &n, &e);
 	for (i = 0; i < n && i < sizeof(rep) / sizeof(rep[0]); i++)
 		printf("signer %zu: %s\n", i + 1, rep[i].text);
 	if (n > sizeof(rep) / sizeof(rep[0]))
@@ -399,6 +397,32 @@ static int do_extract(const struct args *a, const struct lskel_header *h)
 	return EXIT_OK;
 }
 
+/* Whether @path names the file @st describes (through links of any kind). */
+static bool same_file(const char *path, const struct stat *st)
+{
+	struct stat o;
+
+	return !stat(path, &o) && o.st_dev == st->st_dev && o.st_ino == st->st_ino;
+}
+
+/* An output file must be neither the header nor the other output. */
+static int check_outputs(const struct args *a)
+{
+	struct stat hs, ps;
+
+	if (stat(a->header, &hs))
+		return -1;	/* opening the header will say why */
+	if (a->payload_out && same_file(a->payload_out, &hs))
+		return misuse("'--extract-payload %s' names the header itself", a->payload_out);
+	if (a->sig_out && same_file(a->sig_out, &hs))
+		return misuse("'--detach %s' names the header itself", a->sig_out);
+	if (a->payload_out && a->sig_out &&
+	    (!strcmp(a->payload_out, a->sig_out) ||
+	     (!stat(a->payload_out, &ps) && same_file(a->sig_out, &ps))))
+		return misuse("--extract-payload and --detach name the same file");
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct lskel_err e = { { 0 } };
@@ -408,6 +432,9 @@ int main(int argc, char **argv)
 	int r;
 
 	r = parse_args(argc, argv, &a);
+	if (r >= 0)
+		return r;
+	r = check_outputs(&a);
 	if (r >= 0)
 		return r;
 	if (lskel_open_file(a.header, LSKEL_MAX_HEADER_SIZE, &f, &e))
@@ -426,10 +453,15 @@ int main(int argc, char **argv)
 		r = do_extract(&a, &h);
 	lskel_header_release(&h);
 	lskel_close_file(&f);
-	if (fflush(stdout) && r == EXIT_OK) {
-		fprintf(stderr, PROG ": cannot write to standard output: %s\n",
-			strerror(errno));
-		r = EXIT_FAIL;
+	if ((fflush(stdout) || ferror(stdout)) && r == EXIT_OK) {
+		/*
+		 * Files written stay written: exit 1 would say they are as
+		 * they were. Only --verify's verdict is its output.
+		 */
+		fprintf(stderr, PROG ": %s: %s, but cannot write to standard output: %s\n",
+			a.header, a.verify ? "verified" : "done", strerror(errno));
+		if (a.verify)
+			r = EXIT_FAIL;
 	}
 	return r;
 }

@@ -72,9 +72,10 @@ static void out_literal(struct out *o, const unsigned char *b, size_t n)
 	out_str(o, "\"");
 }
 
-char *lskel_render_block(const char *indent, const unsigned char *sig,
-			 size_t sig_len, int32_t keyring_id, size_t *len)
+char *lskel_render_block(const unsigned char *sig, size_t sig_len,
+			 int32_t keyring_id, size_t *len)
 {
+	const char *indent = "\t";
 	struct out o = { 0 };
 	char num[32];
 
@@ -137,8 +138,7 @@ int lskel_edit_sign(const struct lskel_header *h, const unsigned char *sig,
 	}
 	ed->cut_begin = h->block_begin;
 	ed->cut_end = h->block_end;
-	ed->middle = lskel_render_block(h->indent, sig, sig_len, keyring_id,
-					&ed->middle_len);
+	ed->middle = lskel_render_block(sig, sig_len, keyring_id, &ed->middle_len);
 	if (!ed->middle)
 		return lskel_fail(e, "out of memory");
 	return 0;
@@ -156,6 +156,11 @@ int lskel_edit_unsign(const struct lskel_header *h, struct lskel_edit *ed,
 	ed->len = h->len;
 	ed->cut_begin = h->block_begin;
 	ed->cut_end = h->block_end;
+	if (h->sign_comment) {
+		ed->middle = lskel_render_block(NULL, 0, 0, &ed->middle_len);
+		if (!ed->middle)
+			return lskel_fail(e, "out of memory");
+	}
 	return 0;
 }
 
@@ -183,7 +188,69 @@ static int write_all(int fd, const void *buf, size_t n)
 	return 0;
 }
 
-/* Writes the pieces to a temporary file beside @path and renames it over @path. */
+/* What a new file gets: 0666 less the umask, as open(2) would give it. */
+static mode_t new_file_mode(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+static int write_pieces(int fd, const void *const *piece, const size_t *piece_len,
+			unsigned npieces)
+{
+	unsigned i;
+
+	for (i = 0; i < npieces; i++)
+		if (piece_len[i] && write_all(fd, piece[i], piece_len[i]))
+			return -1;
+	return 0;
+}
+
+/* A character device or a FIFO is written to, never replaced. */
+static int write_through(const char *path, const void *const *piece,
+			 const size_t *piece_len, unsigned npieces,
+			 struct lskel_err *e)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), err;
+
+	if (fd < 0)
+		return lskel_fail(e, "cannot open: %s", strerror(errno));
+	if (write_pieces(fd, piece, piece_len, npieces)) {
+		err = errno;
+		close(fd);
+		return lskel_fail(e, "cannot write: %s", strerror(err));
+	}
+	if (close(fd))
+		return lskel_fail(e, "cannot write: %s", strerror(errno));
+	return 0;
+}
+
+/* Makes a rename() into the directory of @tmp survive a crash. */
+static void sync_dir(const char *tmp, size_t dirlen)
+{
+	char *dir = strndup(tmp, dirlen ? dirlen : 1);
+	int fd;
+
+	if (!dir)
+		return;
+	if (!dirlen)
+		dir[0] = '.';
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+/*
+ * Writes the pieces to a temporary file beside @path, flushes it to disk
+ * and renames it over @path; an existing character device or FIFO is
+ * written through instead, and anything else that is not a regular file
+ * is refused.
+ */
 static int replace_file(const char *path, const void *const *piece,
 			const size_t *piece_len, unsigned npieces,
 			struct lskel_err *e)
@@ -195,13 +262,24 @@ static int replace_file(const char *path, const void *const *piece,
 	size_t dirlen = slash ? (size_t)(slash - target) + 1 : 0;
 	const char *base = target + dirlen;
 	struct stat st;
-	mode_t mode = 0644;
+	mode_t mode;
 	char *tmp;
-	unsigned i;
 	int fd, err;
 
-	if (stat(target, &st) == 0)
+	if (stat(target, &st) == 0) {
+		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+			err = write_through(target, piece, piece_len, npieces, e);
+			free(real);
+			return err;
+		}
+		if (!S_ISREG(st.st_mode)) {
+			free(real);
+			return lskel_fail(e, "not a regular file, a character device or a FIFO: not replacing it");
+		}
 		mode = st.st_mode & 07777;
+	} else {
+		mode = new_file_mode();
+	}
 	tmp = malloc(dirlen + strlen(base) + sizeof("..tmp.XXXXXX"));
 	if (!tmp) {
 		free(real);
@@ -217,15 +295,8 @@ static int replace_file(const char *path, const void *const *piece,
 		free(real);
 		return -1;
 	}
-	for (i = 0; i < npieces; i++)
-		if (piece_len[i] && write_all(fd, piece[i], piece_len[i]))
-			goto fail;
-	/*
-	 * No fsync(): rename() already makes the swap atomic for every reader
-	 * and for a crash of this process, which is what a build needs, and
-	 * flushing megabytes would make signing slower than the signature.
-	 */
-	if (fchmod(fd, mode))
+	/* fsync() first: a crash after the rename() must not leave an empty file. */
+	if (write_pieces(fd, piece, piece_len, npieces) || fchmod(fd, mode) || fsync(fd))
 		goto fail;
 	if (close(fd)) {
 		fd = -1;
@@ -234,6 +305,7 @@ static int replace_file(const char *path, const void *const *piece,
 	fd = -1;
 	if (rename(tmp, target))
 		goto fail;
+	sync_dir(tmp, dirlen);
 	free(tmp);
 	free(real);
 	return 0;
