@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <openssl/err.h>
 
@@ -71,17 +72,22 @@ static void usage(FILE *f)
 "       " PROG " [--extract-payload FILE] [--detach FILE] HEADER\n"
 "       " PROG " --remove HEADER\n"
 "\n"
-"Sign the loader of a BPF light skeleton (bpftool gen skeleton -L) for the\n"
-"Hornet LSM. The signature, a detached PKCS#7 over the loader's instructions\n"
-"followed by its data blob, is written into HEADER in place, between the\n"
-"lines /* lskel-sign: begin */ and /* lskel-sign: end */. Signing again\n"
-"replaces it; nothing else in HEADER changes.\n"
+"Sign the loader of a BPF light skeleton (bpftool gen skeleton -L or -S) for\n"
+"the Hornet LSM. The signature, a detached PKCS#7 over the loader's\n"
+"instructions followed by its data blob, is written into HEADER in place,\n"
+"between the lines /* lskel-sign: begin */ and /* lskel-sign: end */. Signing\n"
+"again replaces it; nothing else in HEADER changes. HEADER is read as bpftool\n"
+"writes it (upstream's signed -L -S too); anything else is refused with its\n"
+"line number.\n"
 "\n"
 "Signing:\n"
 "  --key KEY          private key: a PEM or DER file, which may also hold the\n"
 "                     certificate, or a pkcs11: URI, through OpenSSL's pkcs11\n"
 "                     provider or else libp11's pkcs11 engine (which needs\n"
 "                     --cert); a PIN or passphrase is read from $" LSKEL_PIN_ENV "\n"
+"                     or from the URI's pin-source= file, never from a prompt\n"
+"                     (a pin-value= in the URI is readable by any user in\n"
+"                     /proc while lskel-sign runs)\n"
 "  --cert CERT        signer's certificate (PEM or DER), if not in KEY\n"
 "  --hash ALG         sha256 (default), sha384 or sha512\n"
 "  --keyring-id N     keyring the kernel checks against: 0 builtin (default),\n"
@@ -100,8 +106,12 @@ static void usage(FILE *f)
 "                     recomputed from HEADER and print its signers; each\n"
 "                     --cert (repeatable) stands for a key in a keyring\n"
 "  --extract-payload FILE  write the signed payload (insns || data) to FILE\n"
-"  --detach FILE      write the signature (DER) to FILE\n"
-"  --remove           remove lskel-sign's signature block from HEADER\n"
+"  --detach FILE      write the signature (DER) to FILE; a FILE that is a\n"
+"                     character device or a FIFO is written to, any other\n"
+"                     that is not a regular file is refused, and neither\n"
+"                     may name HEADER\n"
+"  --remove           remove the signature from HEADER (the block goes, or\n"
+"                     is left empty in a header from bpftool -S)\n"
 "  -h, --help         show this help and exit\n"
 "  --version          show the version and exit\n"
 "\n"
@@ -287,6 +297,9 @@ static int do_sign(const struct args *a, const struct lskel_header *h)
 	if (h->sig_state == LSKEL_SIGNED_UPSTREAM && a->seen[OPT_KEYRING_ID])
 		return failure(a->header, "--keyring-id", &(struct lskel_err){
 			"this header is signed in bpftool's form, which sets opts.keyring_id itself" });
+	if (!strncmp(a->key, "pkcs11:", 7) && strstr(a->key, "pin-value="))
+		fprintf(stderr, PROG ": warning: the PIN in pin-value= is readable by any user in /proc/%ld/cmdline; use pin-source= or $" LSKEL_PIN_ENV "\n",
+			(long)getpid());
 	if (lskel_signer_load(&s, a->key, a->ncerts ? a->certs[0] : NULL, a->hash, &e))
 		return failure(a->header, "cannot sign", &e);
 	s.use_keyid = a->use_keyid;
