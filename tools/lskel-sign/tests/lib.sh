@@ -35,6 +35,24 @@ lskel_header() {
 	cp "$out" "$tmp/$name.lskel.h"
 }
 
+# lskel_s_header NAME: as lskel_header, but bpftool gen skeleton -S (its
+# signature block empty) to $tmp/NAME-S.lskel.h.
+lskel_s_header() {
+	local name=$1 out=$LSKEL_BUILD/headers/$1-S.lskel.h
+	lskel_header "$name"
+	if [ ! -s "$out" ] || [ "$LSKEL_BUILD/headers/$name.lskel.h" -nt "$out" ]; then
+		"$BPFTOOL" gen skeleton -S "$LSKEL_BUILD/headers/$name.bpf.o" name "$name" >"$out.tmp" ||
+			fail "bpftool gen skeleton -S failed for $name"
+		mv "$out.tmp" "$out"
+	fi
+	cp "$out" "$tmp/$name-S.lskel.h"
+}
+
+# unchanged FILE COPY WHAT: FILE must still be byte for byte COPY.
+unchanged() {
+	cmp -s "$1" "$2" || fail "$3: $1 changed"
+}
+
 # big_source FILE: a BPF program with a 1 MiB .rodata array of pseudo-random
 # bytes, so that its loader's data blob is larger than 1 MiB.
 big_source() {
