@@ -1,121 +1,125 @@
 #!/usr/bin/env bash
-# The parser refuses, with exit 1 and a message naming the file and the
-# cause, every header it cannot read exactly: not a light skeleton, no
-# loader, two loaders, a truncated literal, declared sizes that disagree
-# with the literals, escapes a compiler would reject or read differently,
-# and an edited signature block. One row per malformed input.
+# The reader takes exactly what bpftool writes and refuses anything else
+# with exit 1 and one message: the file, the line and what was expected
+# there. One row per malformed input, each an edit of a real header from
+# our bpftool (or of one signed by lskel-sign), each asserting the exact
+# message.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tools/lskel-sign/tests/lib.sh"
 
 lskel_header counter
 base=$tmp/counter.lskel.h
-grep -q '^	static const char opts_insn\[\]' "$base" || fail "unexpected bpftool output: no opts_insn[]"
-grep -q '^	err = bpf_load_and_run(&opts);$' "$base" || fail "unexpected bpftool output: no call"
 n=0
 
-# row NAME MESSAGE: $tmp/row.h, made by the caller, must be refused with MESSAGE.
+# row NAME MESSAGE: $tmp/row.h, made by the caller, is refused with MESSAGE.
 row() {
 	local rc
 	n=$((n + 1))
 	run_rc rc "$LSKEL" --extract-payload "$tmp/p.bin" "$tmp/row.h" >"$tmp/out" 2>"$tmp/err"
-	[ "$rc" = 1 ] || { cat "$tmp/err" >&2; fail "$1: exit $rc, want 1"; }
-	expect_grep "$1" "lskel-sign: $tmp/row.h: $2" "$tmp/err"
+	expect_eq "$1: exit status" "$rc" 1
+	expect_eq "$1: message" "$(cat "$tmp/err")" "lskel-sign: $tmp/row.h: $2"
+	[ -e "$tmp/p.bin" ] && fail "$1: a payload was written"
 	echo "ok: $1"
 }
 
-# edit SED: $tmp/row.h is the real header edited by SED.
+# edit SED: $tmp/row.h is $base edited by SED.
 edit() { sed "$1" "$base" >"$tmp/row.h"; cmp -s "$base" "$tmp/row.h" && fail "edit '$1' changed nothing"; return 0; }
+# line PATTERN: the number of the first line of $base that matches PATTERN (grep -n).
+line() { grep -n -m1 -- "$1" "$base" | cut -d: -f1; }
+
+lit="expected \\xHH, \\0, a line splice or '\";'"
+call=$(line '^	err = bpf_load_and_run(&opts);$')
+insns=$(line '^	opts.insns = (void \*)opts_insn;$')
+data_open=$(line '^	static const char opts_data\[\]')
+load_at=$(line '__load(struct counter \*skel)$')
+[ -n "$call" ] && [ -n "$insns" ] && [ -n "$data_open" ] && [ -n "$load_at" ] || fail "unexpected bpftool output"
 
 "$BPFTOOL" gen skeleton "$LSKEL_BUILD/headers/counter.bpf.o" name counter >"$tmp/row.h" ||
 	fail "bpftool gen skeleton"
-row "a libbpf skeleton, not a light one" "not a light skeleton"
+row "a libbpf skeleton, not a light one" \
+	"line 6: expected '#include <bpf/skel_internal.h>': not a light skeleton (made by 'bpftool gen skeleton -L'?)"
 printf '' >"$tmp/row.h"
-row "an empty file" "not a light skeleton"
+row "an empty file" "not a light skeleton: the file is empty"
+head -c -1 "$base" >"$tmp/row.h"
+row "no newline at the end" "line $(wc -l <"$base"): expected a newline at the end of the file"
+awk -v s="$((load_at - 1))" 'NR >= s && !done { done = $0 == "}"; next } { print }' "$base" >"$tmp/row.h"
+row "no loader at all" "not a light skeleton: no <name>__load() with bpftool's loader (made by 'bpftool gen skeleton -L'?)"
 
-edit '/^	err = bpf_load_and_run(&opts);$/d'
-row "no loader call" "no loader: bpf_load_and_run() is never called"
-edit '/^	opts.insns = (void \*)opts_insn;$/d'
-row "no loader instructions" "no loader: opts.insns is never set"
-edit 's/^	err = bpf_load_and_run(&opts);$/&\n&/'
-row "two loader calls" "two loaders: bpf_load_and_run() is called at lines"
-edit 's/^	opts.insns = (void \*)opts_insn;$/&\n&/'
-row "two loader assignments" "two loaders: opts.insns is set twice"
-edit 's/^	static const char opts_insn\[\].*/&\n\\x00";\n&/'
-row "two opts_insn arrays" "two loaders: opts_insn[] is declared at lines"
-
-head -c 5000 "$base" >"$tmp/row.h"
-row "a file cut inside the data literal" "truncated string literal: the file ends inside the one that starts at line"
-edit '0,/^\\x/s/^\\x\(..\)\\/\\x\1\n\\/'
-row "a literal cut by a newline" "truncated string literal: the one that starts at line"
-
+edit "${call}d"
+row "no loader call" "line $call: expected 'err = bpf_load_and_run(&opts);' or lskel-sign's block"
+edit "${insns}d"
+row "no opts.insns" "line $insns: expected 'opts.insns = (void *)opts_insn;'"
+edit "${call}s/.*/&\n&/"
+row "two loader calls" "line $((call + 1)): expected bpf_load_and_run() in <name>__load() only: two loaders?"
 edit 's/^	opts.data_sz = sizeof(opts_data) - 1;$/	opts.data_sz = 5;/'
-row "a numeric size that disagrees" "declared size disagrees: opts.data_sz = 5 at line"
-edit 's/^	opts.insns_sz = sizeof(opts_insn) - 1;$/	opts.insns_sz = sizeof(opts_data) - 1;/'
-row "a size that measures the wrong array" "opts.insns_sz at line"
-edit 's/^	opts.insns = (void \*)opts_insn;$/	opts.insns = (void *)get_insns();/'
-row "an assignment it cannot read" "cannot read the assignment to opts.insns at line"
-edit 's/^	opts.insns = (void \*)opts_insn;$/	opts.insns = (void *)opts_nowhere;/'
-row "a pointer to an unknown array" "opts.insns points to opts_nowhere, which is not a string array in this file"
-edit 's/^	opts.insns_sz = sizeof(opts_insn) - 1;$//'
-row "no declared size" "opts.insns_sz is never set"
+row "a size of its own" "line $((insns - 3)): expected 'opts.data_sz = sizeof(opts_data) - 1;'"
+edit 's/^	opts.insns = (void \*)opts_insn;$/	opts.insns = (void *)opts_data;/'
+row "insns pointing at the data" "line $insns: expected 'opts.insns = (void *)opts_insn;'"
+edit "${insns}s/.*/&\n	opts.insns_sz = 8;/"
+row "one assignment more" "line $((insns + 1)): expected ''"
+# The first __load() cut after its call, then the whole one again.
+{ sed -n "1,$((load_at - 2))p" "$base"; sed -n "$((load_at - 1)),${call}p" "$base"; echo "}"; echo; sed -n "$((load_at - 1)),\$p" "$base"; } >"$tmp/row.h"
+row "two loaders" "line $((call + 4)): a second <name>__load(), after the one at line $load_at: two loaders"
 
-# Hand-made loaders in the old inline form, one defect each.
-inline() {
-	cat >"$tmp/row.h" <<EOH
-#include <bpf/skel_internal.h>
-static inline int x__load(void *skel)
-{
-	struct bpf_load_and_run_opts opts = {};
+# The literals: bpftool's \xHH (lowercase) and \0, splices, '";' at the end.
+head -n "$((data_open + 3))" "$base" >"$tmp/row.h"
+row "a file cut inside a literal" "line $((data_open + 4)): $lit in opts_data[]"
+edit "$((data_open + 2))s/\\\\\$//"
+row "a literal line without its splice" "line $((data_open + 2)): $lit in opts_data[]"
+# first_escape WITH: the first escape of opts_data[]'s first line replaced.
+first_escape() { edit "$((data_open + 1))"'s/^\\\(x..\|0\)/'"$1/"; }
+first_escape '\\xAB'
+row "an uppercase hex escape" "line $((data_open + 1)): $lit in opts_data[]"
+first_escape '\\012'
+row "an octal escape" "line $((data_open + 1)): $lit in opts_data[]"
+first_escape '\\n'
+row "a \\n escape" "line $((data_open + 1)): $lit in opts_data[]"
+first_escape 'A'
+row "a plain character" "line $((data_open + 1)): $lit in opts_data[]"
+awk '/^	static const char opts_insn\[\]/ { i = 1 } i && /";$/ { sub(/\\(x..|0)";$/, "\";"); i = 0 } { print }' \
+	"$base" >"$tmp/row.h"
+cp "$base" "$tmp/s.h"
+insn_bytes=$("$LSKEL" --key "$KEYS/build.pem" "$tmp/s.h" | sed -n 's/.*payload \([0-9]*\) + .*/\1/p')
+row "instructions that are not whole" "opts_insn[] is $((insn_bytes - 1)) bytes, not a whole number of 8-byte instructions"
 
-	opts.ctx = skel;
-	opts.data_sz = $1;
-	opts.data = (void *)"$2";
-	opts.insns_sz = $3;
-	opts.insns = (void *)"$4";
-	return bpf_load_and_run(&opts);
-}
-EOH
-}
-inline 3 'abc' 8 '\x00\x01\x02\x03\x04\x05\x06\x07'
-"$LSKEL" --extract-payload "$tmp/p.bin" "$tmp/row.h" >/dev/null || fail "the good inline row is refused"
-inline 4 'abc' 8 '\x00\x01\x02\x03\x04\x05\x06\x07'
-row "an inline size that disagrees" "declared size disagrees: opts.data_sz = 4 at line 7, but the literal at line 8 decodes to 3 bytes"
-inline 3 'abc' 3 '\x00\x01\x02'
-row "instructions that are not whole" "the loader's instructions are 3 bytes, not a whole number of 8-byte instructions"
-inline 0 '' 0 ''
-row "no instructions" "the loader has no instructions"
-inline 3 'a\qc' 8 '\x00\x01\x02\x03\x04\x05\x06\x07'
-row "an unknown escape" 'unknown escape sequence \q at line 8'
-inline 2 'a\x100' 8 '\x00\x01\x02\x03\x04\x05\x06\x07'
-row "a hex escape past 0xff" "hex escape out of range for a char at line 8"
-inline 2 'a\777' 8 '\x00\x01\x02\x03\x04\x05\x06\x07'
-row "an octal escape past 0377" "octal escape out of range for a char at line 8"
-inline 2 'a\x' 8 '\x00\x01\x02\x03\x04\x05\x06\x07'
-row "a hex escape without digits" '\x without hex digits at line 8'
-inline 4 'a??=' 8 '\x00\x01\x02\x03\x04\x05\x06\x07'
-row "a trigraph" "trigraph ??= in a string literal at line 8"
-inline 4 'a??/' 8 '\x00\x01\x02\x03\x04\x05\x06\x07'
-row "a trigraph that hides a quote" "trigraph ??/ in a string literal at line 8"
-inline 3 'a\ud800' 8 '\x00\x01\x02\x03\x04\x05\x06\x07'
-row "a surrogate universal character name" "invalid universal character name at line 8"
-inline 3 "a\\\\ " 8 '\x00\x01\x02\x03\x04\x05\x06\x07'
-sed -i 's/a\\\\ /a\\ /' "$tmp/row.h"
-row "a backslash before a space" "backslash followed by white space in a string literal at line 8"
-inline 3 'abc' 8 '\x00\x01\x02\x03\x04\x05\x06\x07'
-sed -i 's/"abc"/L"abc"/' "$tmp/row.h"
-row "a wide literal" 'prefixed literal L"..." at line 8 is not supported'
-inline 3 'abc' 8 '\x00\x01\x02\x03\x04\x05\x06\x07'
-sed -i 's/^{$/{ \/* never closed/' "$tmp/row.h"
-row "an unterminated comment" "unterminated comment starting at line 3"
+# Outside __load(): what bpftool never writes there.
+struct=$(line '^struct counter {$')
+edit "${struct}s/\$/ \/* a comment that goes on/"
+row "a comment that does not end on its line" "line $struct: expected '*/' on the line of its '/*'"
+edit "${struct}s/\$/ \/* ??= *\//"
+row "a trigraph" "line $struct: expected printable ASCII without a backslash or \"??\""
+edit "${struct}s/\$/ \/* \\\\t *\//"
+row "a backslash" "line $struct: expected printable ASCII without a backslash or \"??\""
+edit "${struct}s/\$/ \/* caf\xc3\xa9 *\//"
+row "a byte that is not ASCII" "line $struct: expected printable ASCII without a backslash or \"??\""
+edit "${struct}s/\$/ char *x = \"open;/"
+row "a literal that does not end on its line" "line $struct: expected a literal that ends on its line"
+edit "${struct}i#include <bpf/bpf.h>"
+row "another #include" "line $struct: expected no preprocessor line but bpftool's (the C++ lines of __assert(), the guard's #endif)"
+cp "$base" "$tmp/row.h"
+printf 'int late;\n' >>"$tmp/row.h"
+row "code after the guard's #endif" "line $(($(wc -l <"$base") + 1)): expected the end of the file after the guard's #endif"
+grep -v '^#endif /\*' "$base" >"$tmp/row.h"
+row "no #endif for the guard" "line $(wc -l <"$base"): expected '#endif /* guard */' at the end"
 
-# An edited signature block, and a damaged marker.
+# lskel-sign's block, which must be as lskel-sign writes it.
 "$LSKEL" --key "$KEYS/build.pem" "$base" >/dev/null || fail "signing"
+begin=$(line '^	/\* lskel-sign: begin \*/$')
+keyring=$(line '^		opts.keyring_id = 0;$')
 edit 's/^		opts.keyring_id = 0;$/		opts.keyring_id = 0; \/\/ edited/'
-row "an edited block" "the lskel-sign block at lines"
-edit 's/^		opts.keyring_id = 0;$/		opts.keyring_id = 0;\n		opts.insns_sz = 8;/'
-row "a block that sets more" "the lskel-sign block sets opts.insns_sz at line"
+row "an edited keyring line" "line $keyring: expected 'opts.keyring_id = N;' with N a 32-bit integer"
+edit 's/^		opts.keyring_id = 0;$/		opts.keyring_id = 4294967296;/'
+row "a keyring id past 32 bits" "line $keyring: expected 'opts.keyring_id = N;' with N a 32-bit integer"
+edit 's/^		opts.keyring_id = 0;$/		opts.keyring_id = 00;/'
+row "a keyring id not as lskel-sign writes it" \
+	"line $keyring: the lskel-sign block is not as lskel-sign writes it; restore it or delete it"
+edit "$((begin + 4)){N;s/\\\\\\n//}"
+row "a block literal split differently" \
+	"line $((begin + 4)): the lskel-sign block is not as lskel-sign writes it; restore it or delete it"
+edit "${keyring}s/.*/&\n		opts.insns_sz = 8;/"
+row "a block that sets more" "line $((keyring + 1)): expected '}'"
 edit 's/^	\/\* lskel-sign: end \*\/$/	\/* lskel-sign: end *\/ x/'
-row "a damaged marker" "damaged lskel-sign marker at line"
+row "a damaged end marker" "line $((keyring + 2)): expected '/* lskel-sign: end */'"
 edit '/^	\/\* lskel-sign: end \*\/$/d'
-row "a block with no end" "the lskel-sign block that begins at line"
+row "a block with no end" "line $((keyring + 2)): expected '/* lskel-sign: end */'"
 echo "PASS ($n rows)"

@@ -135,7 +135,7 @@ static int read_literal(struct reader *r, const char *name, struct lskel_lit *ou
 	snprintf(what, sizeof(what), "\\xHH, \\0, a line splice or '\";' in %s[]", name);
 	r->line++;
 	if (!end)
-		return fail_at(r, r->line, what);
+		return fail_at(r, lskel_line_of(s, r->n, r->n), what);
 	if (out && !(b = malloc((q - i) / 2 + 1)))
 		return lskel_fail(r->e, "out of memory");
 	while (i < q) {
@@ -260,11 +260,9 @@ static int read_block(struct reader *r, struct lskel_header *h)
 {
 	static const char set_keyring[] = "\t\topts.keyring_id = ";
 	struct lskel_lit *sig[] = { &h->sig };
-	unsigned long first = r->line + 1;
 	char num[16], *end, *canon;
-	size_t canon_len, k = sizeof(set_keyring) - 1;
+	size_t canon_len, k = sizeof(set_keyring) - 1, d = 0, len;
 	long long id;
-	bool same;
 
 	if (expect_all(r, block_head, N(block_head), sig))
 		return -1;
@@ -279,16 +277,22 @@ static int read_block(struct reader *r, struct lskel_header *h)
 	if (expect(r, "\t}") || expect(r, LSKEL_MARK_END_LINE))
 		return -1;
 	h->block_end = r->eol + 1;
+	len = h->block_end - h->block_begin;
 	canon = lskel_render_block(h->sig.bytes, h->sig.len, h->keyring_id, &canon_len);
 	if (!canon)
 		return lskel_fail(r->e, "out of memory");
-	same = canon_len == h->block_end - h->block_begin &&
-	       !memcmp(canon, r->s + h->block_begin, canon_len);
+	while (d < canon_len && d < len && canon[d] == (char)r->s[h->block_begin + d])
+		d++;
 	free(canon);
-	if (!same || (!h->sig.len && h->keyring_id))
-		return lskel_fail(r->e, "lines %lu-%lu: the lskel-sign block is not as lskel-sign writes it (%s); restore it or delete it",
-				  first, r->line, same ? "an empty block has keyring id 0" :
-				  "its literal is split differently");
+	if (d < canon_len || d < len)
+		return lskel_fail(r->e, "line %lu: the lskel-sign block is not as lskel-sign writes it; restore it or delete it",
+				  r->line + 1 + lskel_line_of(r->s + h->block_begin, len, d) -
+				  lskel_line_of(r->s + h->block_begin, len, len));
+	if (!h->sig.len && !h->sign_comment)
+		return fail_at(r, r->line + 5 - lskel_line_of(r->s + h->block_begin, len, len),
+			       "a signature in opts_sig[] (only gen skeleton -S writes it empty)");
+	if (!h->sig.len && h->keyring_id)
+		return fail_at(r, r->line - 2, "'opts.keyring_id = 0;' in an empty block");
 	h->sig_state = h->sig.len ? LSKEL_SIGNED_BLOCK : LSKEL_UNSIGNED;
 	return 0;
 }
@@ -318,6 +322,8 @@ static int read_load(struct reader *r, struct lskel_header *h)
 	if (h->sign_comment && expect_all(r, sign_comment, N(sign_comment), NULL))
 		return -1;
 	h->block_begin = h->block_end = r->eol + 1;
+	if (h->sign_comment && !next_is(r, LSKEL_MARK_BEGIN_LINE))
+		return expect(r, LSKEL_MARK_BEGIN_LINE);
 	if (next_is(r, LSKEL_MARK_BEGIN_LINE) && read_block(r, h))
 		return -1;
 	if (next_is(r, CALL))
