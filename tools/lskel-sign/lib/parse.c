@@ -114,11 +114,10 @@ static int expect(struct reader *r, const char *want)
 	return line_is(r, want) ? 0 : fail_at(r, r->line, q);
 }
 
-static signed char hexval(unsigned char c)
-{
-	return c >= '0' && c <= '9' ? (signed char)(c - '0') :
-	       c >= 'a' && c <= 'f' ? (signed char)(c - 'a' + 10) : -1;
-}
+/* A hex digit's value + 1, as print_hex() writes them; 0 for anything else. */
+static const unsigned char hex1[256] = {
+	['0'] = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ['a'] = 11, 12, 13, 14, 15, 16,
+};
 
 /*
  * The literal that the current line opens with '= "\': print_hex()'s \xHH
@@ -129,39 +128,41 @@ static int read_literal(struct reader *r, const char *name, struct lskel_lit *ou
 {
 	const unsigned char *s = r->s, *end = memchr(s + r->eol + 1, '"', r->n - r->eol - 1);
 	size_t i = r->eol + 1, q = end ? (size_t)(end - s) : 0, len = 0;
-	unsigned char *b = NULL;
+	unsigned char *b;
 	char what[128];
 
 	snprintf(what, sizeof(what), "\\xHH, \\0, a line splice or '\";' in %s[]", name);
 	r->line++;
 	if (!end)
 		return fail_at(r, lskel_line_of(s, r->n, r->n), what);
-	if (out && !(b = malloc((q - i) / 2 + 1)))
+	b = malloc((q - i) / 2 + 1);
+	if (!b)
 		return lskel_fail(r->e, "out of memory");
-	while (i < q) {
-		signed char h1, h2;
+	for (;;) {
+		/* Most of a literal: \xHH after \xHH, in a loop of its own. */
+		for (; i + 4 <= q; i += 4, len++) {
+			unsigned int h = hex1[s[i + 2]], l = hex1[s[i + 3]];
 
-		if (s[i] != '\\' || i + 1 == q)
-			goto bad;
-		if (s[i + 1] == 'x' && i + 3 < q && (h1 = hexval(s[i + 2])) >= 0 &&
-		    (h2 = hexval(s[i + 3])) >= 0) {
-			if (b)
-				b[len++] = (unsigned char)(h1 << 4 | h2);
-			i += 4;
-		} else if (s[i + 1] == '0' || s[i + 1] == '\n') {
-			if (s[i + 1] == '\n')
-				r->line++;
-			else if (b)
-				b[len++] = 0;
-			i += 2;
-		} else {
-			goto bad;
+			if (!h || !l || memcmp(s + i, "\\x", 2))
+				break;
+			b[len] = (unsigned char)((h - 1) << 4 | (l - 1));
 		}
+		if (i == q)
+			break;
+		if (s[i] != '\\' || i + 1 == q || (s[i + 1] != '0' && s[i + 1] != '\n'))
+			goto bad;
+		if (s[i + 1] == '0')
+			b[len++] = 0;
+		else
+			r->line++;
+		i += 2;
 	}
 	if (q + 2 >= r->n || s[q + 1] != ';' || s[q + 2] != '\n')
 		goto bad;
 	if (out)
 		*out = (struct lskel_lit){ r->eol - 2, q + 1, b, len };
+	else
+		free(b);
 	r->at = q;
 	r->eol = q + 2;
 	return 0;
