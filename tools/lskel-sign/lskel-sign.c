@@ -286,8 +286,9 @@ static int do_sign(const struct args *a, const struct lskel_header *h)
 	struct lskel_signer s;
 	struct lskel_err e = { { 0 } };
 	struct lskel_edit ed = { 0 };
+	struct lskel_replace rp = { .fd = -1 };
 	unsigned char *payload = NULL, *der = NULL;
-	size_t plen, dlen;
+	size_t plen, dlen, cut;
 	int32_t keyring = a->seen[OPT_KEYRING_ID] ? a->keyring_id : h->keyring_id;
 	char who[600];
 	int r = EXIT_FAIL;
@@ -306,12 +307,23 @@ static int do_sign(const struct args *a, const struct lskel_header *h)
 	s.include_certs = a->include_certs;
 	if (lskel_payload(h, &payload, &plen, &e))
 		goto out;
+	/*
+	 * What comes before the signature does not depend on it: the disk
+	 * can write it out while the signature is made.
+	 */
+	cut = h->sig_state == LSKEL_SIGNED_UPSTREAM ? h->sig.begin : h->block_begin;
+	if (lskel_replace_begin(a->header, &rp, &e) ||
+	    lskel_replace_write(&rp, h->text, cut, &e))
+		goto out;
+	lskel_replace_start_writeback(&rp);
 	if (a->add_signer ? lskel_add_signer(&s, h->sig.bytes, h->sig.len, payload,
 					     plen, &der, &dlen, &e) :
 			    lskel_sign(&s, payload, plen, &der, &dlen, &e))
 		goto out;
 	if (lskel_edit_sign(h, der, dlen, keyring, &ed, &e) ||
-	    lskel_write_atomic(a->header, &ed, &e))
+	    lskel_replace_write(&rp, ed.middle, ed.middle_len, &e) ||
+	    lskel_replace_write(&rp, h->text + ed.cut_end, h->len - ed.cut_end, &e) ||
+	    lskel_replace_commit(&rp, &e))
 		goto out;
 	lskel_describe_cert(s.cert, who, sizeof(who));
 	printf(PROG ": %s %s: %s, %s, payload %zu + %zu bytes, signature %zu bytes%s\n",
@@ -322,6 +334,7 @@ static int do_sign(const struct args *a, const struct lskel_header *h)
 out:
 	if (r)
 		failure(a->header, "cannot sign", &e);
+	lskel_replace_abort(&rp);
 	lskel_edit_release(&ed);
 	OPENSSL_free(der);
 	free(payload);

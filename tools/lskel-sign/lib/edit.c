@@ -3,6 +3,7 @@
  * Rewriting a header: the signature block, the upstream opts_sig[] literal,
  * and the atomic replacement of the file on disk.
  */
+#define _GNU_SOURCE	/* sync_file_range() */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -197,126 +198,137 @@ static mode_t new_file_mode(void)
 	return 0666 & ~mask;
 }
 
-static int write_pieces(int fd, const void *const *piece, const size_t *piece_len,
-			unsigned npieces)
+void lskel_replace_abort(struct lskel_replace *rp)
 {
-	unsigned i;
-
-	for (i = 0; i < npieces; i++)
-		if (piece_len[i] && write_all(fd, piece[i], piece_len[i]))
-			return -1;
-	return 0;
+	if (rp->fd >= 0)
+		close(rp->fd);
+	if (rp->tmp && !rp->through)
+		unlink(rp->tmp);
+	free(rp->tmp);
+	free(rp->real);
+	memset(rp, 0, sizeof(*rp));
+	rp->fd = -1;
 }
 
-/* A character device or a FIFO is written to, never replaced. */
-static int write_through(const char *path, const void *const *piece,
-			 const size_t *piece_len, unsigned npieces,
-			 struct lskel_err *e)
+static int replace_failed(struct lskel_replace *rp, struct lskel_err *e)
 {
-	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), err;
+	int err = errno;
 
-	if (fd < 0)
-		return lskel_fail(e, "cannot open: %s", strerror(errno));
-	if (write_pieces(fd, piece, piece_len, npieces)) {
-		err = errno;
-		close(fd);
-		return lskel_fail(e, "cannot write: %s", strerror(err));
+	lskel_replace_abort(rp);
+	return lskel_fail(e, "cannot write: %s", strerror(err));
+}
+
+int lskel_replace_begin(const char *path, struct lskel_replace *rp,
+			struct lskel_err *e)
+{
+	const char *target, *base;
+	struct stat st;
+	int err;
+
+	memset(rp, 0, sizeof(*rp));
+	rp->fd = -1;
+	rp->path = path;
+	/* Through a symbolic link, replace the file it points to, not the link. */
+	rp->real = realpath(path, NULL);
+	target = rp->real ? rp->real : path;
+	base = strrchr(target, '/');
+	rp->dirlen = base ? (size_t)(base - target) + 1 : 0;
+	base = target + rp->dirlen;
+	rp->mode = new_file_mode();
+	if (stat(target, &st) == 0) {
+		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+			/* A character device or a FIFO is written to, never replaced. */
+			rp->through = true;
+			rp->fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+			if (rp->fd >= 0)
+				return 0;
+			err = errno;
+			lskel_replace_abort(rp);
+			return lskel_fail(e, "cannot open: %s", strerror(err));
+		}
+		if (!S_ISREG(st.st_mode)) {
+			lskel_replace_abort(rp);
+			return lskel_fail(e, "not a regular file, a character device or a FIFO: not replacing it");
+		}
+		rp->mode = st.st_mode & 07777;
 	}
-	if (close(fd))
-		return lskel_fail(e, "cannot write: %s", strerror(errno));
+	rp->tmp = malloc(rp->dirlen + strlen(base) + sizeof("..tmp.XXXXXX"));
+	if (!rp->tmp) {
+		lskel_replace_abort(rp);
+		return lskel_fail(e, "out of memory");
+	}
+	memcpy(rp->tmp, target, rp->dirlen);
+	sprintf(rp->tmp + rp->dirlen, ".%s.tmp.XXXXXX", base);
+	rp->fd = mkstemp(rp->tmp);
+	if (rp->fd < 0) {
+		err = errno;
+		free(rp->tmp);
+		rp->tmp = NULL;
+		lskel_replace_abort(rp);
+		return lskel_fail(e, "cannot create a temporary file beside it: %s", strerror(err));
+	}
 	return 0;
 }
 
-/* Makes a rename() into the directory of @tmp survive a crash. */
-static void sync_dir(const char *tmp, size_t dirlen)
+int lskel_replace_write(struct lskel_replace *rp, const void *buf, size_t len,
+			struct lskel_err *e)
 {
-	char *dir = strndup(tmp, dirlen ? dirlen : 1);
-	int fd;
+	if (len && write_all(rp->fd, buf, len))
+		return replace_failed(rp, e);
+	return 0;
+}
 
-	if (!dir)
-		return;
-	if (!dirlen)
-		dir[0] = '.';
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+void lskel_replace_start_writeback(struct lskel_replace *rp)
+{
+	if (!rp->through)
+		sync_file_range(rp->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+}
+
+int lskel_replace_commit(struct lskel_replace *rp, struct lskel_err *e)
+{
+	int fd = rp->fd;
+
+	rp->fd = -1;
+	if (rp->through) {
+		if (close(fd))
+			return replace_failed(rp, e);
+		lskel_replace_abort(rp);
+		return 0;
+	}
+	/* fsync() first: a crash after the rename() must not leave an empty file. */
+	if (fchmod(fd, rp->mode) || fsync(fd)) {
+		rp->fd = fd;
+		return replace_failed(rp, e);
+	}
+	if (close(fd) || rename(rp->tmp, rp->real ? rp->real : rp->path))
+		return replace_failed(rp, e);
+	/* And the directory, so that the rename() itself survives a crash. */
+	rp->tmp[rp->dirlen] = '\0';
+	fd = open(rp->dirlen ? rp->tmp : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd >= 0) {
 		fsync(fd);
 		close(fd);
 	}
-	free(dir);
+	free(rp->tmp);
+	rp->tmp = NULL;
+	lskel_replace_abort(rp);
+	return 0;
 }
 
-/*
- * Writes the pieces to a temporary file beside @path, flushes it to disk
- * and renames it over @path; an existing character device or FIFO is
- * written through instead, and anything else that is not a regular file
- * is refused.
- */
+/* Writes the pieces to @path through one replacement. */
 static int replace_file(const char *path, const void *const *piece,
 			const size_t *piece_len, unsigned npieces,
 			struct lskel_err *e)
 {
-	/* Through a symbolic link, replace the file it points to, not the link. */
-	char *real = realpath(path, NULL);
-	const char *target = real ? real : path;
-	const char *slash = strrchr(target, '/');
-	size_t dirlen = slash ? (size_t)(slash - target) + 1 : 0;
-	const char *base = target + dirlen;
-	struct stat st;
-	mode_t mode;
-	char *tmp;
-	int fd, err;
+	struct lskel_replace rp;
+	unsigned i;
 
-	if (stat(target, &st) == 0) {
-		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
-			err = write_through(target, piece, piece_len, npieces, e);
-			free(real);
-			return err;
-		}
-		if (!S_ISREG(st.st_mode)) {
-			free(real);
-			return lskel_fail(e, "not a regular file, a character device or a FIFO: not replacing it");
-		}
-		mode = st.st_mode & 07777;
-	} else {
-		mode = new_file_mode();
-	}
-	tmp = malloc(dirlen + strlen(base) + sizeof("..tmp.XXXXXX"));
-	if (!tmp) {
-		free(real);
-		return lskel_fail(e, "out of memory");
-	}
-	memcpy(tmp, target, dirlen);
-	sprintf(tmp + dirlen, ".%s.tmp.XXXXXX", base);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = errno;
-		lskel_fail(e, "cannot create a temporary file beside it: %s", strerror(err));
-		free(tmp);
-		free(real);
+	if (lskel_replace_begin(path, &rp, e))
 		return -1;
-	}
-	/* fsync() first: a crash after the rename() must not leave an empty file. */
-	if (write_pieces(fd, piece, piece_len, npieces) || fchmod(fd, mode) || fsync(fd))
-		goto fail;
-	if (close(fd)) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, target))
-		goto fail;
-	sync_dir(tmp, dirlen);
-	free(tmp);
-	free(real);
-	return 0;
-fail:
-	err = errno;
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	free(tmp);
-	free(real);
-	return lskel_fail(e, "cannot write: %s", strerror(err));
+	for (i = 0; i < npieces; i++)
+		if (lskel_replace_write(&rp, piece[i], piece_len[i], e))
+			return -1;
+	return lskel_replace_commit(&rp, e);
 }
 
 int lskel_write_atomic(const char *path, const struct lskel_edit *ed,

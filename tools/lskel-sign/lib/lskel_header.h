@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "err.h"
 
@@ -111,10 +112,33 @@ char *lskel_render_block(const unsigned char *sig, size_t sig_len,
 			 int32_t keyring_id, size_t *len);
 
 /*
- * Writes @ed to @path through a temporary file in the same directory that is
- * rename()d over @path, keeping @path's mode. On failure @path
- * is untouched and the temporary file is gone.
+ * Replacing a file: lskel_replace_begin() opens a temporary file beside
+ * @path (through a symbolic link, beside the file it points to);
+ * lskel_replace_write() appends to it; lskel_replace_commit() gives it
+ * @path's mode (0666 less the umask for a new file), fsync()s it, rename()s
+ * it over @path and fsync()s the directory. An existing character device or
+ * FIFO is written to instead, and anything else that is not a regular file
+ * is refused. On any failure the temporary file is gone and @path as it
+ * was: a write or a commit that fails has aborted the replacement.
  */
+struct lskel_replace {
+	const char *path;
+	char *real, *tmp;
+	size_t dirlen;
+	int fd;
+	mode_t mode;
+	bool through;
+};
+int lskel_replace_begin(const char *path, struct lskel_replace *rp,
+			struct lskel_err *e);
+int lskel_replace_write(struct lskel_replace *rp, const void *buf, size_t len,
+			struct lskel_err *e);
+/* Lets the disk start on what was written while the caller works on. */
+void lskel_replace_start_writeback(struct lskel_replace *rp);
+int lskel_replace_commit(struct lskel_replace *rp, struct lskel_err *e);
+void lskel_replace_abort(struct lskel_replace *rp);
+
+/* Writes @ed to @path: one replacement, as above. */
 int lskel_write_atomic(const char *path, const struct lskel_edit *ed,
 		       struct lskel_err *e);
 
@@ -135,7 +159,7 @@ struct lskel_file {
 int lskel_open_file(const char *path, size_t max, struct lskel_file *f,
 		    struct lskel_err *e);
 void lskel_close_file(struct lskel_file *f);
-/* Writes a whole file, atomically as above. */
+/* Writes a whole file: one replacement, as above. */
 int lskel_write_file(const char *path, const unsigned char *buf, size_t len,
 		     struct lskel_err *e);
 
