@@ -80,6 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (h2.sig_state == LSKEL_SIGNED_BLOCK) {
 		CHECK(!lskel_edit_unsign(&h2, &ed2, &e));
 		out2 = apply(&ed2, &out2_len);
+		lskel_edit_release(&ed2);
 		CHECK(!lskel_parse(out2, out2_len, &h3, &e));
 		CHECK(h3.sig_state == LSKEL_UNSIGNED);
 		same_payload(&h, &h3);

@@ -32,7 +32,8 @@ head -c 2000 /dev/urandom >"$tmp/garbage.key"
 head -c 300 "$KEYS/build.key" >"$tmp/truncated.key"
 for k in garbage truncated; do
 	for pin in "" 1234; do
-		run_rc rc env ${pin:+LSKEL_SIGN_PIN=$pin} ${pin:--u LSKEL_SIGN_PIN} "$LSKEL" \
+		if [ -n "$pin" ]; then set -- env LSKEL_SIGN_PIN="$pin"; else set -- env -u LSKEL_SIGN_PIN; fi
+		run_rc rc "$@" "$LSKEL" \
 			--key "$tmp/$k.key" --cert "$KEYS/build.crt" "$h" </dev/null >/dev/null 2>"$tmp/err"
 		expect_eq "$k key${pin:+, PIN set}: exit status" "$rc" 1
 		expect_eq "$k key${pin:+, PIN set}: message" "$(head -n1 "$tmp/err")" \

@@ -50,7 +50,7 @@ upstream_form "$h" "$tmp/insns.p7s" "$tmp/insns" "$tmp/insns.lskel.h"
 run_rc rc "$LSKEL" --verify --cert "$KEYS/build.crt" "$tmp/insns.lskel.h" >"$tmp/v" 2>"$tmp/err"
 expect_eq "insns-only: exit status" "$rc" 1
 expect_eq "insns-only: verdict" "$(cat "$tmp/v")" \
-	"signer 1: CN=Hornet build key, RSA-2048, sha256: BAD: the signature does not match the payload (insns || data): it signs the instructions alone"
+	"signer 1: CN=Hornet build key,O=Hornet test keys, RSA-2048, sha256: BAD: the signature does not match the payload (insns || data): it signs the instructions alone"
 expect_eq "insns-only: message" "$(cat "$tmp/err")" "lskel-sign: $tmp/insns.lskel.h: does not verify: 1 of 1 signers is bad"
 
 # Signing replaces the bytes of opts_sig[] and nothing else.

@@ -387,11 +387,14 @@ static int do_remove(const struct args *a, const struct lskel_header *h)
 {
 	struct lskel_err e = { { 0 } };
 	struct lskel_edit ed = { 0 };
+	int r = EXIT_OK;
 
 	if (lskel_edit_unsign(h, &ed, &e) || lskel_write_atomic(a->header, &ed, &e))
-		return failure(a->header, "cannot remove the signature", &e);
-	printf(PROG ": removed the signature from %s\n", a->header);
-	return EXIT_OK;
+		r = failure(a->header, "cannot remove the signature", &e);
+	else
+		printf(PROG ": removed the signature from %s\n", a->header);
+	lskel_edit_release(&ed);
+	return r;
 }
 
 static int do_extract(const struct args *a, const struct lskel_header *h)
