@@ -85,18 +85,17 @@ static size_t line_len(const struct reader *r)
 	return r->eol - r->at;
 }
 
-static bool line_is(const struct reader *r, const char *want)
+/* Whether the line at @at is @want. */
+static bool is_at(const struct reader *r, size_t at, const char *want)
 {
-	return line_len(r) == strlen(want) && !memcmp(r->s + r->at, want, line_len(r));
-}
-
-/* Whether the line after the current one is @want; nothing moves. */
-static bool next_is(const struct reader *r, const char *want)
-{
-	size_t at = r->eol + 1, n = strlen(want);
+	size_t n = strlen(want);
 
 	return n < r->n - at && !memcmp(r->s + at, want, n) && r->s[at + n] == '\n';
 }
+
+#define line_is(r, want) is_at(r, (r)->at, want)
+/* Whether the line after the current one is @want; nothing moves. */
+#define next_is(r, want) is_at(r, (r)->eol + 1, want)
 
 static int fail_at(struct reader *r, unsigned long line, const char *what)
 {
@@ -192,15 +191,11 @@ static int expect_all(struct reader *r, const char *const *want, size_t n,
 	return 0;
 }
 
+/* (strspn() stops at the '\n' that ends the line at the latest.) */
 static bool is_ident(const unsigned char *p, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!(p[i] == '_' || (p[i] >= 'a' && p[i] <= 'z') ||
-		      (p[i] >= 'A' && p[i] <= 'Z') || (i && p[i] >= '0' && p[i] <= '9')))
-			return false;
-	return n > 0;
+	return n && (*p < '0' || *p > '9') && strspn((const char *)p,
+		"_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") >= n;
 }
 
 /*
