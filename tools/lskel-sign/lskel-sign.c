@@ -301,21 +301,23 @@ static int do_sign(const struct args *a, const struct lskel_header *h)
 	if (!strncmp(a->key, "pkcs11:", 7) && strstr(a->key, "pin-value="))
 		fprintf(stderr, PROG ": warning: the PIN in pin-value= is readable by any user in /proc/%ld/cmdline; use pin-source= or $" LSKEL_PIN_ENV "\n",
 			(long)getpid());
-	if (lskel_signer_load(&s, a->key, a->ncerts ? a->certs[0] : NULL, a->hash, &e))
-		return failure(a->header, "cannot sign", &e);
-	s.use_keyid = a->use_keyid;
-	s.include_certs = a->include_certs;
-	if (lskel_payload(h, &payload, &plen, &e))
-		goto out;
 	/*
 	 * What comes before the signature does not depend on it: the disk
-	 * can write it out while the signature is made.
+	 * writes it out while the key is loaded and the signature made.
 	 */
 	cut = h->sig_state == LSKEL_SIGNED_UPSTREAM ? h->sig.begin : h->block_begin;
 	if (lskel_replace_begin(a->header, &rp, &e) ||
 	    lskel_replace_write(&rp, h->text, cut, &e))
-		goto out;
+		return failure(a->header, "cannot sign", &e);
 	lskel_replace_start_writeback(&rp);
+	if (lskel_signer_load(&s, a->key, a->ncerts ? a->certs[0] : NULL, a->hash, &e)) {
+		lskel_replace_abort(&rp);
+		return failure(a->header, "cannot sign", &e);
+	}
+	s.use_keyid = a->use_keyid;
+	s.include_certs = a->include_certs;
+	if (lskel_payload(h, &payload, &plen, &e))
+		goto out;
 	if (a->add_signer ? lskel_add_signer(&s, h->sig.bytes, h->sig.len, payload,
 					     plen, &der, &dlen, &e) :
 			    lskel_sign(&s, payload, plen, &der, &dlen, &e))

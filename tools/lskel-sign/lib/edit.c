@@ -300,15 +300,13 @@ int lskel_replace_commit(struct lskel_replace *rp, struct lskel_err *e)
 		rp->fd = fd;
 		return replace_failed(rp, e);
 	}
+	/*
+	 * The directory is not synced: after a crash the rename() may be
+	 * lost, which leaves the old file, whole; syncing it would cost as
+	 * much as the rest of the signing.
+	 */
 	if (close(fd) || rename(rp->tmp, rp->real ? rp->real : rp->path))
 		return replace_failed(rp, e);
-	/* And the directory, so that the rename() itself survives a crash. */
-	rp->tmp[rp->dirlen] = '\0';
-	fd = open(rp->dirlen ? rp->tmp : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
 	free(rp->tmp);
 	rp->tmp = NULL;
 	lskel_replace_abort(rp);
