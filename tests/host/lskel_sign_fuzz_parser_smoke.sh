@@ -4,7 +4,7 @@
 # unsigned and tampered; -L and -S; and upstream's signed form) without a
 # crash, a leak or a broken property (sign/re-sign/remove round trips; see
 # tests/fuzz/lskel_parse_fuzz.c). The seeds are made here, under build/.
-# LSKEL_FUZZ_SECONDS sets how long it fuzzes (default 60; make fuzz: 600).
+# LSKEL_FUZZ_SECONDS sets how long it fuzzes (default 60; make fuzz: 1800).
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tools/lskel-sign/tests/lib.sh"
 
