@@ -433,7 +433,7 @@ int lskel_open_file(const char *path, size_t max, struct lskel_file *f,
 			close(fd);
 			return lskel_fail(e, "larger than %zu bytes", max);
 		}
-		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 		if (p != MAP_FAILED) {
 			close(fd);
 			f->p = p;
