@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct lskel_header h, h2, h3;
 	struct lskel_edit ed, ed2;
 	struct lskel_err e;
-	unsigned char sig[67], *out, *out2;
+	unsigned char sig[67], excl[32], *out, *out2;
 	size_t out_len, out2_len, i;
 	unsigned char *payload;
 	size_t plen;
@@ -58,7 +58,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* Any bytes do as a signature here; take some from the input. */
 	for (i = 0; i < sizeof(sig); i++)
 		sig[i] = (unsigned char)(size ? data[(i * 31) % size] ^ i : i);
-	CHECK(!lskel_edit_sign(&h, sig, sizeof(sig), -5, &ed, &e));
+	for (i = 0; i < sizeof(excl); i++)
+		excl[i] = (unsigned char)(sig[i] + 1);
+	CHECK(!lskel_edit_sign(&h, sig, sizeof(sig), excl, sizeof(excl), -5, &ed, &e));
 	out = apply(&ed, &out_len);
 	CHECK(!lskel_parse(out, out_len, &h2, &e));
 	same_payload(&h, &h2);
@@ -67,10 +69,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		CHECK(h2.sig_state == LSKEL_SIGNED_UPSTREAM);
 	} else {
 		CHECK(h2.sig_state == LSKEL_SIGNED_BLOCK && h2.keyring_id == -5);
+		CHECK(h2.excl_hash.len == sizeof(excl) &&
+		      !memcmp(h2.excl_hash.bytes, excl, sizeof(excl)));
 	}
 
 	/* Signing again with the same signature changes nothing. */
-	CHECK(!lskel_edit_sign(&h2, sig, sizeof(sig), -5, &ed2, &e));
+	CHECK(!lskel_edit_sign(&h2, sig, sizeof(sig), excl, sizeof(excl), -5, &ed2, &e));
 	out2 = apply(&ed2, &out2_len);
 	CHECK(out2_len == out_len && !memcmp(out, out2, out_len));
 	lskel_edit_release(&ed2);

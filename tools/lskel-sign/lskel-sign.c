@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <openssl/err.h>
+#include <openssl/evp.h>
 
 #include "lib/lskel_cms.h"
 #include "lib/lskel_header.h"
@@ -289,6 +290,7 @@ static int do_sign(const struct args *a, const struct lskel_header *h)
 	struct lskel_replace rp = { .fd = -1 };
 	unsigned char *payload = NULL, *der = NULL;
 	size_t plen, dlen, cut;
+	unsigned char excl[32];	/* SHA-256 */
 	int32_t keyring = a->seen[OPT_KEYRING_ID] ? a->keyring_id : h->keyring_id;
 	char who[600];
 	int r = EXIT_FAIL;
@@ -322,7 +324,11 @@ static int do_sign(const struct args *a, const struct lskel_header *h)
 					     plen, &der, &dlen, &e) :
 			    lskel_sign(&s, payload, plen, &der, &dlen, &e))
 		goto out;
-	if (lskel_edit_sign(h, der, dlen, keyring, &ed, &e) ||
+	if (!EVP_Digest(h->insns.bytes, h->insns.len, excl, NULL, EVP_sha256(), NULL)) {
+		lskel_fail(&e, "cannot hash the instructions");
+		goto out;
+	}
+	if (lskel_edit_sign(h, der, dlen, excl, sizeof(excl), keyring, &ed, &e) ||
 	    lskel_replace_write(&rp, ed.middle, ed.middle_len, &e) ||
 	    lskel_replace_write(&rp, h->text + ed.cut_end, h->len - ed.cut_end, &e) ||
 	    lskel_replace_commit(&rp, &e))
@@ -351,6 +357,7 @@ static int do_verify(const struct args *a, const struct lskel_header *h)
 	STACK_OF(X509) *trusted = sk_X509_new_null();
 	unsigned char *payload = NULL;
 	size_t plen, n = 0, i;
+	unsigned char md[32];	/* SHA-256 */
 	unsigned c;
 	int r = EXIT_FAIL, v;
 
@@ -373,6 +380,13 @@ static int do_verify(const struct args *a, const struct lskel_header *h)
 		printf("(%zu more signers)\n", n - sizeof(rep) / sizeof(rep[0]));
 	if (v)
 		goto out;
+	/* A kernel that makes the blob exclusive to the loader needs this. */
+	if (h->excl_hash.len &&
+	    (!EVP_Digest(h->insns.bytes, h->insns.len, md, NULL, EVP_sha256(), NULL) ||
+	     h->excl_hash.len != sizeof(md) || memcmp(md, h->excl_hash.bytes, sizeof(md)))) {
+		lskel_fail(&e, "opts_excl_hash[] is not the SHA-256 of the instructions");
+		goto out;
+	}
 	printf(PROG ": %s: good signature (%s, %zu signer%s), payload %zu + %zu bytes\n",
 	       a->header, state_name(h->sig_state), n, n > 1 ? "s" : "",
 	       h->insns.len, h->data.len);

@@ -74,6 +74,7 @@ static void out_literal(struct out *o, const unsigned char *b, size_t n)
 }
 
 char *lskel_render_block(const unsigned char *sig, size_t sig_len,
+			 const unsigned char *excl, size_t excl_len,
 			 int32_t keyring_id, size_t *len)
 {
 	const char *indent = "\t";
@@ -93,11 +94,25 @@ char *lskel_render_block(const unsigned char *sig, size_t sig_len,
 	out_str(&o, indent);
 	out_str(&o, "\tstatic const char opts_sig[] __attribute__((__aligned__(8))) = ");
 	out_literal(&o, sig, sig_len);
-	out_str(&o, ";\n\n");
+	out_str(&o, ";\n");
+	/* Only a signed block has one; bpftool -S writes none. */
+	if (excl && sig_len) {
+		out_str(&o, indent);
+		out_str(&o, "\tstatic const char opts_excl_hash[] __attribute__((__aligned__(8))) = ");
+		out_literal(&o, excl, excl_len);
+		out_str(&o, ";\n");
+	}
+	out_str(&o, "\n");
 	out_str(&o, indent);
 	out_str(&o, "\topts.signature = (void *)opts_sig;\n");
 	out_str(&o, indent);
 	out_str(&o, "\topts.signature_sz = sizeof(opts_sig) - 1;\n");
+	if (excl && sig_len) {
+		out_str(&o, indent);
+		out_str(&o, "\topts.excl_prog_hash = (void *)opts_excl_hash;\n");
+		out_str(&o, indent);
+		out_str(&o, "\topts.excl_prog_hash_sz = sizeof(opts_excl_hash) - 1;\n");
+	}
 	out_str(&o, indent);
 	snprintf(num, sizeof(num), "%ld", (long)keyring_id);
 	out_str(&o, "\topts.keyring_id = ");
@@ -116,8 +131,8 @@ char *lskel_render_block(const unsigned char *sig, size_t sig_len,
 }
 
 int lskel_edit_sign(const struct lskel_header *h, const unsigned char *sig,
-		    size_t sig_len, int32_t keyring_id, struct lskel_edit *ed,
-		    struct lskel_err *e)
+		    size_t sig_len, const unsigned char *excl, size_t excl_len,
+		    int32_t keyring_id, struct lskel_edit *ed, struct lskel_err *e)
 {
 	memset(ed, 0, sizeof(*ed));
 	ed->text = h->text;
@@ -139,7 +154,8 @@ int lskel_edit_sign(const struct lskel_header *h, const unsigned char *sig,
 	}
 	ed->cut_begin = h->block_begin;
 	ed->cut_end = h->block_end;
-	ed->middle = lskel_render_block(sig, sig_len, keyring_id, &ed->middle_len);
+	ed->middle = lskel_render_block(sig, sig_len, excl, excl_len, keyring_id,
+					&ed->middle_len);
 	if (!ed->middle)
 		return lskel_fail(e, "out of memory");
 	return 0;
@@ -158,7 +174,7 @@ int lskel_edit_unsign(const struct lskel_header *h, struct lskel_edit *ed,
 	ed->cut_begin = h->block_begin;
 	ed->cut_end = h->block_end;
 	if (h->sign_comment) {
-		ed->middle = lskel_render_block(NULL, 0, 0, &ed->middle_len);
+		ed->middle = lskel_render_block(NULL, 0, NULL, 0, 0, &ed->middle_len);
 		if (!ed->middle)
 			return lskel_fail(e, "out of memory");
 	}

@@ -12,8 +12,8 @@
  *
  *   lskel-sign's block: whole lines right before the call of
  *	bpf_load_and_run(), from LSKEL_MARK_BEGIN to LSKEL_MARK_END, that
- *	declare opts_sig[] and set opts.signature, opts.signature_sz and
- *	opts.keyring_id. Our bpftool's -S writes the block empty (a header
+ *	declare opts_sig[] and opts_excl_hash[] and set opts.signature,
+ *	opts.excl_prog_hash, their sizes, and opts.keyring_id. Our bpftool's -S writes the block empty (a header
  *	that is not signed yet); lskel-sign inserts it into a -L header.
  *   upstream bpftool's -L -S: opts_sig[] and opts_excl_hash[] after
  *	opts_insn[], opts.keyring_id from skel->keyring_id.
@@ -95,10 +95,14 @@ struct lskel_edit {
 	size_t middle_len;
 };
 
-/* The header carrying @sig (DER) and @keyring_id, replacing any old signature. */
+/*
+ * The header carrying @sig (DER), @excl (the SHA-256 of the instructions,
+ * for opts_excl_hash[]) and @keyring_id, replacing any old signature. The
+ * upstream form keeps its own opts_excl_hash[] and keyring.
+ */
 int lskel_edit_sign(const struct lskel_header *h, const unsigned char *sig,
-		    size_t sig_len, int32_t keyring_id, struct lskel_edit *ed,
-		    struct lskel_err *e);
+		    size_t sig_len, const unsigned char *excl, size_t excl_len,
+		    int32_t keyring_id, struct lskel_edit *ed, struct lskel_err *e);
 /*
  * The header without a signature: lskel-sign's block deleted, or emptied
  * as bpftool -S writes it when the header carries -S's comment.
@@ -107,8 +111,13 @@ int lskel_edit_unsign(const struct lskel_header *h, struct lskel_edit *ed,
 		      struct lskel_err *e);
 void lskel_edit_release(struct lskel_edit *ed);
 
-/* The canonical block text for @sig; used to write a block and to check one. */
+/*
+ * The canonical block text for @sig; used to write a block and to check
+ * one. A signed block carries opts_excl_hash[] when @excl is given (blocks
+ * written before it existed do not); an empty one never does.
+ */
 char *lskel_render_block(const unsigned char *sig, size_t sig_len,
+			 const unsigned char *excl, size_t excl_len,
 			 int32_t keyring_id, size_t *len);
 
 /*

@@ -54,8 +54,15 @@ static const char *const sign_comment[] = {
 static const char *const block_head[] = {
 	LSKEL_MARK_BEGIN_LINE, "\t{",
 	"\t\t/* PKCS#7 signature of the loader's insns || data; see lskel-sign(1). */",
-	"@\t\t" LIT_OPEN("opts_sig"), "", "\t\topts.signature = (void *)opts_sig;",
+	"@\t\t" LIT_OPEN("opts_sig"),
+};
+
+/* The rest, opts_excl_hash[]'s lines but where the block has them. */
+static const char *const block_sets[] = {
+	"@\t\t" LIT_OPEN("opts_excl_hash"), "", "\t\topts.signature = (void *)opts_sig;",
 	"\t\topts.signature_sz = sizeof(opts_sig) - 1;",
+	"\t\topts.excl_prog_hash = (void *)opts_excl_hash;",
+	"\t\topts.excl_prog_hash_sz = sizeof(opts_excl_hash) - 1;",
 };
 
 struct reader {
@@ -255,12 +262,18 @@ static int code_line(struct reader *r)
 static int read_block(struct reader *r, struct lskel_header *h)
 {
 	static const char set_keyring[] = "\t\topts.keyring_id = ";
-	struct lskel_lit *sig[] = { &h->sig };
+	struct lskel_lit *lits[] = { &h->sig, &h->excl_hash };
 	char num[16], *end, *canon;
 	size_t canon_len, k = sizeof(set_keyring) - 1, d = 0, len;
 	long long id;
+	bool excl;
 
-	if (expect_all(r, block_head, N(block_head), sig))
+	if (expect_all(r, block_head, N(block_head), lits))
+		return -1;
+	excl = next_is(r, block_sets[0] + 1);
+	if ((excl ? expect_all(r, block_sets, 2, lits + 1) : expect(r, "")) ||
+	    expect_all(r, block_sets + 2, 2, NULL) ||
+	    (excl && expect_all(r, block_sets + 4, 2, NULL)))
 		return -1;
 	next_line(r);
 	snprintf(num, sizeof(num), "%.*s", line_len(r) > k ? (int)(line_len(r) - k) : 0,
@@ -274,7 +287,8 @@ static int read_block(struct reader *r, struct lskel_header *h)
 		return -1;
 	h->block_end = r->eol + 1;
 	len = h->block_end - h->block_begin;
-	canon = lskel_render_block(h->sig.bytes, h->sig.len, h->keyring_id, &canon_len);
+	canon = lskel_render_block(h->sig.bytes, h->sig.len, excl ? h->excl_hash.bytes : NULL,
+				   h->excl_hash.len, h->keyring_id, &canon_len);
 	if (!canon)
 		return lskel_fail(r->e, "out of memory");
 	while (d < canon_len && d < len && canon[d] == (char)r->s[h->block_begin + d])
