@@ -73,7 +73,7 @@ san 1 "$S" --key "$KEYS/build.pem" "$tmp"
 "$LSKEL" --extract-payload "$tmp/p.bin" --detach "$tmp/s.p7s" "$h" >/dev/null 2>&1 || true
 openssl cms -sign -binary -noattr -outform DER -nocerts -signer "$KEYS/build.crt" \
 	-inkey "$KEYS/build.key" -in "$tmp/p.bin" -out "$tmp/up.p7s"
-upstream_form "$h" "$tmp/up.p7s" "$tmp/p.bin" "$tmp/up.h"
+upstream_form "$h" "$tmp/up.p7s" "$tmp/up.h"
 san 0 "$S" --verify --cert "$KEYS/build.crt" "$tmp/up.h"
 san 0 "$S" --key "$KEYS/build-ec.key" --cert "$KEYS/build-ec.crt" "$tmp/up.h"
 san 1 "$S" --remove "$tmp/up.h"

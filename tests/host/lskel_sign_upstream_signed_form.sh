@@ -27,7 +27,7 @@ ossl_sign() {
 
 # Over insns || data: good.
 ossl_sign "$tmp/payload" "$tmp/full.p7s"
-upstream_form "$h" "$tmp/full.p7s" "$tmp/insns" "$tmp/full.lskel.h"
+upstream_form "$h" "$tmp/full.p7s" "$tmp/full.lskel.h"
 u=$tmp/full.lskel.h
 "$LSKEL" --detach "$tmp/read.p7s" --extract-payload "$tmp/read.payload" "$u" >/dev/null ||
 	fail "the upstream form is not read"
@@ -46,7 +46,7 @@ grep -q 'lskel-sign: begin' "$tmp/two.h" && fail "a block was added to the upstr
 
 # Over the instructions alone: bad, and why.
 ossl_sign "$tmp/insns" "$tmp/insns.p7s"
-upstream_form "$h" "$tmp/insns.p7s" "$tmp/insns" "$tmp/insns.lskel.h"
+upstream_form "$h" "$tmp/insns.p7s" "$tmp/insns.lskel.h"
 run_rc rc "$LSKEL" --verify --cert "$KEYS/build.crt" "$tmp/insns.lskel.h" >"$tmp/v" 2>"$tmp/err"
 expect_eq "insns-only: exit status" "$rc" 1
 expect_eq "insns-only: verdict" "$(cat "$tmp/v")" \

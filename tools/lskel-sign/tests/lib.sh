@@ -119,17 +119,30 @@ EOC
 # hex_literal FILE: FILE's bytes as \xHH escapes on one line.
 hex_literal() { od -An -v -tx1 "$1" | tr -d ' \n' | sed 's/\(..\)/\\x\1/g'; }
 
-# upstream_form HEADER DER INSNS OUT: HEADER (our bpftool's -L) turned into
+# insns_of HEADER OUT: HEADER's loader instructions (the payload's first
+# part) to OUT.
+insns_of() {
+	local n
+	cp "$1" "$2.h"
+	n=$("$LSKEL" --key "$KEYS/build.pem" "$2.h" | sed -n 's/.*payload \([0-9]*\) + .*/\1/p')
+	"$LSKEL" --extract-payload "$2.payload" "$2.h" >/dev/null || fail "cannot read $1"
+	head -c "$n" "$2.payload" >"$2"
+	rm -f "$2.h" "$2.payload"
+	[ -s "$2" ] || fail "no instructions in $1"
+}
+
+# upstream_form HEADER DER OUT: HEADER (our bpftool's -L) turned into
 # the layout upstream bpftool writes with gen skeleton -L -S -k KEY -i CERT
-# (libbpf/bpftool 0ffb986): DER in opts_sig[] and the SHA-256 of INSNS in
+# (libbpf/bpftool 0ffb986): DER in opts_sig[] and the SHA-256 of its insns in
 # opts_excl_hash[] right after opts_insn[], the opts fields set from them,
 # opts.keyring_id from skel->keyring_id, which follows links in the
 # skeleton struct. For what no real upstream header can show (another
 # signature in the same layout); tests/fixtures/upstream-lskel/ holds one
 # that upstream's bpftool made.
 upstream_form() {
+	insns_of "$1" "$3.insns"
 	# ENVIRON, not -v: awk would decode the escapes in a -v value.
-	SIG=$(hex_literal "$2") HASH=$(sha256sum "$3" | cut -c1-64 | sed 's/\(..\)/\\x\1/g') awk '
+	SIG=$(hex_literal "$2") HASH=$(sha256sum "$3.insns" | cut -c1-64 | sed 's/\(..\)/\\x\1/g') awk '
 	/^	} links;$/ && !k { print; print "\t__s32 keyring_id;"; k = 1; next }
 	/^	static const char opts_insn\[\]/ { insn = 1 }
 	insn && /";$/ {
@@ -146,7 +159,8 @@ upstream_form() {
 		insn = 0; blank = 1; next
 	}
 	blank && /^$/ { blank = 0; next }
-	{ print }' "$1" >"$4"
-	grep -q 'opts.keyring_id = skel->keyring_id;' "$4" && grep -q '^	__s32 keyring_id;$' "$4" ||
+	{ print }' "$1" >"$3"
+	rm -f "$3.insns"
+	grep -q 'opts.keyring_id = skel->keyring_id;' "$3" && grep -q '^	__s32 keyring_id;$' "$3" ||
 		fail "could not make the upstream form of $1"
 }
