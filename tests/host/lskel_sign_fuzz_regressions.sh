@@ -4,7 +4,8 @@
 # without a finding, and lskel-sign refuses each with its exact message.
 # The first: junk without a ';' right before a signed block, whose '}' the
 # old lexer took as the end of the junk's statement (so "a removed header
-# parses again" failed).
+# parses again" failed). The second: a read past the end of the file that
+# make fuzz found in the strict reader.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tools/lskel-sign/tests/lib.sh"
 
@@ -31,4 +32,8 @@ expect_refused() {
 }
 expect_refused junk-without-semicolon-before-the-block.h \
 	"line 82: expected 'err = bpf_load_and_run(&opts);' or lskel-sign's block"
+# Found by make fuzz: the file ends in a short line where the block's
+# keyring line goes, and the reader compared 20 bytes past its end.
+expect_refused keyring-line-cut-by-the-end-of-the-file.h \
+	"line 46: expected 'opts.keyring_id = N;' with N a 32-bit integer"
 echo "PASS ($n inputs)"

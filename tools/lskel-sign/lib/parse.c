@@ -275,12 +275,11 @@ static int read_block(struct reader *r, struct lskel_header *h)
 	    expect_all(r, block_sets + 2, 2, NULL) ||
 	    (excl && expect_all(r, block_sets + 4, 2, NULL)))
 		return -1;
-	next_line(r);
-	snprintf(num, sizeof(num), "%.*s", line_len(r) > k ? (int)(line_len(r) - k) : 0,
-		 r->s + r->at + k);
+	if (!next_line(r) || line_len(r) <= k || memcmp(r->s + r->at, set_keyring, k))
+		return fail_at(r, r->line, "'opts.keyring_id = N;' with N a 32-bit integer");
+	snprintf(num, sizeof(num), "%.*s", (int)(line_len(r) - k), r->s + r->at + k);
 	id = strtoll(num, &end, 10);
-	if (memcmp(r->s + r->at, set_keyring, k) || end == num || strcmp(end, ";") ||
-	    id < INT32_MIN || id > INT32_MAX)
+	if (end == num || strcmp(end, ";") || id < INT32_MIN || id > INT32_MAX)
 		return fail_at(r, r->line, "'opts.keyring_id = N;' with N a 32-bit integer");
 	h->keyring_id = (int32_t)id;
 	if (expect(r, "\t}") || expect(r, LSKEL_MARK_END_LINE))
