@@ -14,7 +14,7 @@ help:
 	@echo "make check   build everything and run every host and VM test"
 	@echo "make check-debug  the same on a KASAN/lockdep/kmemleak/UBSAN kernel, plus failslab"
 	@echo "make bench   measure Hornet's verification cost (not part of check)"
-	@echo "make fuzz    fuzz the lskel header parser for FUZZ_SECONDS (default 600)"
+	@echo "make fuzz    fuzz the lskel header reader for FUZZ_SECONDS (default 1800)"
 	@echo "make kernel  extract, patch, configure and build the kernel, bpftool, libbpf"
 	@echo "make tests   build the static test programs for the VM"
 	@echo "make keys    generate the signing keys under build/keys (never committed)"
@@ -48,9 +48,9 @@ check-debug: tests
 demo: tests
 	@$(ROOT)/scripts/demo
 
-# The lskel header parser's libFuzzer target, for longer than make check
-# gives it (FUZZ_SECONDS, default 600).
-FUZZ_SECONDS ?= 600
+# The lskel header reader's libFuzzer target, for longer than make check
+# gives it (FUZZ_SECONDS, default 1800: 30 minutes).
+FUZZ_SECONDS ?= 1800
 fuzz: tests
 	@LSKEL_FUZZ_SECONDS=$(FUZZ_SECONDS) bash $(ROOT)/tests/host/lskel_sign_fuzz_parser_smoke.sh
 

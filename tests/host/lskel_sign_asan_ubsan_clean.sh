@@ -2,7 +2,8 @@
 # The library and the program, built with AddressSanitizer (leaks included)
 # and UndefinedBehaviorSanitizer, run every operation and every kind of
 # failure without a report: sign, re-sign, add a signer, verify, extract,
-# detach, remove, the upstream form, and refused input.
+# detach, remove, the -S form, outputs, the upstream form, and refused
+# input.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tools/lskel-sign/tests/lib.sh"
 
@@ -45,6 +46,15 @@ san 0 "$S" --key "$KEYS/build-ec.key" --cert "$KEYS/build-ec.crt" --hash sha512 
 san 0 "$S" --remove "$h"
 cmp "$tmp/pristine.h" "$h" || fail "round trip did not restore the header"
 
+# The -S form: its empty block refused, filled, emptied again.
+lskel_s_header counter
+hs=$tmp/counter-S.lskel.h
+san 1 "$S" --remove "$hs"
+san 0 "$S" --key "$KEYS/build.pem" "$hs"
+san 0 "$S" --extract-payload /dev/null --detach "$tmp/s2.p7s" "$hs"
+san 0 "$S" --remove "$hs"
+san 2 "$S" --extract-payload "$hs" "$hs"
+
 # Failures and refusals.
 san 2 "$S" --key "$KEYS/build.pem" --key "$KEYS/build.pem" "$h"
 san 2 "$S" --bogus "$h"
@@ -67,7 +77,7 @@ san 1 "$S" --key "$KEYS/build.pem" "$tmp"
 openssl cms -sign -binary -noattr -outform DER -nocerts -signer "$KEYS/build.crt" \
 	-inkey "$KEYS/build.key" -in "$tmp/up.payload" -out "$tmp/up.p7s" ||
 	fail "openssl cannot sign the payload"
-upstream_form "$h" "$tmp/up.p7s" "$tmp/up.payload" "$tmp/up.h"
+upstream_form "$h" "$tmp/up.p7s" "$tmp/up.h"
 san 0 "$S" --verify --cert "$KEYS/build.crt" "$tmp/up.h"
 san 0 "$S" --key "$KEYS/build-ec.key" --cert "$KEYS/build-ec.crt" "$tmp/up.h"
 san 1 "$S" --remove "$tmp/up.h"

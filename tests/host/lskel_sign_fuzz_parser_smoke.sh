@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The libFuzzer target (ASan + UBSan) for the parser runs on a corpus
-# seeded with light skeletons made by our bpftool (unsigned, signed by
-# lskel-sign, and in upstream's signed form) without a crash, a leak or a
-# broken property (sign/re-sign/remove round trips; see
+# seeded with every light skeleton header that the tests build (signed,
+# unsigned and tampered; -L and -S; and upstream's signed form) without a
+# crash, a leak or a broken property (sign/re-sign/remove round trips; see
 # tests/fuzz/lskel_parse_fuzz.c). The seeds are made here, under build/.
-# LSKEL_FUZZ_SECONDS sets how long it fuzzes (default 60; make fuzz: 600).
+# LSKEL_FUZZ_SECONDS sets how long it fuzzes (default 60; make fuzz: 1800).
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tools/lskel-sign/tests/lib.sh"
 
@@ -15,16 +15,23 @@ F=$FUZZ_BUILD/lskel_parse_fuzz
 seeds=$FUZZ_BUILD/seeds
 rm -rf "$seeds"
 mkdir -p "$seeds" "$FUZZ_BUILD/corpus"
+# counter's -L and -S headers, each unsigned and signed, and upstream's form.
 lskel_header counter
-cp "$tmp/counter.lskel.h" "$seeds/unsigned.h"
-"$LSKEL" --key "$KEYS/build.pem" "$tmp/counter.lskel.h" >/dev/null
-cp "$tmp/counter.lskel.h" "$seeds/signed.h"
-"$LSKEL" --remove "$tmp/counter.lskel.h" >/dev/null
-"$LSKEL" --extract-payload "$tmp/p" --detach "$tmp/s" "$seeds/signed.h" >/dev/null
-upstream_form "$tmp/counter.lskel.h" "$tmp/s" "$tmp/p" "$seeds/upstream.h"
-for f in "$ROOT"/build/tests/obj/progs/*.lskel.h; do
-	[ -e "$f" ] && cp "$f" "$seeds/"
+lskel_s_header counter
+for form in counter counter-S; do
+	cp "$tmp/$form.lskel.h" "$seeds/$form-unsigned.h"
+	cp "$tmp/$form.lskel.h" "$seeds/$form-signed.h"
+	"$LSKEL" --key "$KEYS/build.pem" "$seeds/$form-signed.h" >/dev/null || fail "signing a seed"
 done
+"$LSKEL" --extract-payload "$tmp/p" --detach "$tmp/s" "$seeds/counter-signed.h" >/dev/null
+upstream_form "$tmp/counter.lskel.h" "$tmp/s" "$seeds/upstream.h"
+# Every header that make tests builds, signed, unsigned and tampered.
+built_headers >"$tmp/built"
+while read -r f; do
+	cp "$f" "$seeds/$(echo "${f#"$ROOT"/build/}" | tr / _)"
+done <"$tmp/built"
+max_len=$(stat -c %s "$seeds"/* | sort -n | tail -n1)
+echo "$(ls "$seeds" | wc -l) seeds, the largest $max_len bytes"
 
 # Every seed must be accepted: a fuzzer that rejects its seeds fuzzes nothing.
 for f in "$seeds"/*; do
@@ -33,7 +40,7 @@ done
 # The seeds alone, once: the properties hold on real headers.
 (cd "$tmp" && "$F" -runs=0 "$seeds") >"$tmp/seedrun" 2>&1 || { tail -n 30 "$tmp/seedrun" >&2; fail "a seed breaks a property"; }
 
-run_rc rc "$F" -dict="$ROOT/tests/fuzz/lskel.dict" -max_len=65536 -timeout=10 \
+run_rc rc "$F" -dict="$ROOT/tests/fuzz/lskel.dict" -max_len="$max_len" -timeout=10 \
 	-max_total_time="${LSKEL_FUZZ_SECONDS:-60}" -artifact_prefix="$tmp/" -print_final_stats=1 \
 	"$FUZZ_BUILD/corpus" "$seeds" >"$tmp/fuzz.log" 2>&1
 if [ "$rc" != 0 ]; then

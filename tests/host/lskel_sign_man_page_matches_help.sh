@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # docs/lskel-sign.1 and --help describe the same options, exit statuses and
-# environment variable, and the man page renders without warnings.
+# environment variable (and where a PIN should come from), and the man page
+# renders without warnings.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tools/lskel-sign/tests/lib.sh"
 
@@ -16,7 +17,7 @@ diff "$tmp/help.opts" "$tmp/man.opts" || fail "options differ between --help (<)
 sed -n 's/^\t{ "\([a-z-]*\)", .*/--\1/p' "$ROOT/tools/lskel-sign/lskel-sign.c" | sort -u >"$tmp/code.opts"
 diff "$tmp/code.opts" "$tmp/help.opts" || fail "options differ between the code (<) and --help (>)"
 
-for word in LSKEL_SIGN_PIN sha256 sha384 sha512 pkcs11: "lskel-sign: begin" "lskel-sign: end"; do
+for word in LSKEL_SIGN_PIN pin-source= pin-value= sha256 sha384 sha512 pkcs11: "lskel-sign: begin" "lskel-sign: end"; do
 	grep -qF -- "$word" "$tmp/help" || fail "--help does not mention $word"
 	grep -qF -- "$word" "$tmp/man" || fail "the man page does not mention $word"
 done

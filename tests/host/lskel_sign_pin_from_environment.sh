@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The PIN or passphrase comes from $LSKEL_SIGN_PIN and never from a prompt:
 # an encrypted key is refused without it (with a message that names the
-# variable) or with a wrong one, and signs with the right one, giving the
-# same bytes as the unencrypted key. A pkcs11: URI that names no token fails
+# variable) or with a wrong one (a message that says so), and signs with
+# the right one, giving the same bytes as the unencrypted key. A file that
+# is no key gets no hint about a PIN. A pkcs11: URI that names no token fails
 # with the URI in the message, its PIN masked, and is never treated as a file
 # name (tests/host/lskel_sign_pkcs11_softhsm.sh signs through a real token).
 source "$(dirname "$0")/lib.sh"
@@ -17,11 +18,28 @@ cp "$h" "$tmp/pristine.h"
 run_rc rc env -u LSKEL_SIGN_PIN "$LSKEL" --key "$tmp/enc.key" --cert "$KEYS/build.crt" "$h" \
 	</dev/null >/dev/null 2>"$tmp/err"
 expect_eq "no PIN" "$rc" 1
-expect_grep "no PIN" "$h: cannot sign: $tmp/enc.key: cannot read it (if it needs a PIN or passphrase, set LSKEL_SIGN_PIN)" "$tmp/err"
+expect_eq "no PIN: message" "$(head -n1 "$tmp/err")" \
+	"lskel-sign: $h: cannot sign: $tmp/enc.key: cannot read it (it needs a PIN or passphrase: set LSKEL_SIGN_PIN)"
 run_rc rc env LSKEL_SIGN_PIN=wrong "$LSKEL" --key "$tmp/enc.key" --cert "$KEYS/build.crt" "$h" \
 	</dev/null >/dev/null 2>"$tmp/err"
 expect_eq "wrong PIN" "$rc" 1
-expect_grep "wrong PIN" "$h: cannot sign: $tmp/enc.key:" "$tmp/err"
+expect_eq "wrong PIN: message" "$(head -n1 "$tmp/err")" \
+	"lskel-sign: $h: cannot sign: $tmp/enc.key: cannot read it (wrong PIN or passphrase in LSKEL_SIGN_PIN?)"
+
+# A file that is no key at all says so, and nothing about a PIN, with the
+# variable set or not.
+head -c 2000 /dev/urandom >"$tmp/garbage.key"
+head -c 300 "$KEYS/build.key" >"$tmp/truncated.key"
+for k in garbage truncated; do
+	for pin in "" 1234; do
+		if [ -n "$pin" ]; then set -- env LSKEL_SIGN_PIN="$pin"; else set -- env -u LSKEL_SIGN_PIN; fi
+		run_rc rc "$@" "$LSKEL" \
+			--key "$tmp/$k.key" --cert "$KEYS/build.crt" "$h" </dev/null >/dev/null 2>"$tmp/err"
+		expect_eq "$k key${pin:+, PIN set}: exit status" "$rc" 1
+		expect_eq "$k key${pin:+, PIN set}: message" "$(head -n1 "$tmp/err")" \
+			"lskel-sign: $h: cannot sign: $tmp/$k.key: cannot read it (not a key or certificate in PEM or DER)"
+	done
+done
 cmp "$tmp/pristine.h" "$h" || fail "a failed signing changed the header"
 
 LSKEL_SIGN_PIN='s3cret pin' "$LSKEL" --key "$tmp/enc.key" --cert "$KEYS/build.crt" "$h" </dev/null >/dev/null ||

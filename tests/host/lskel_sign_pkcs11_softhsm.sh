@@ -6,7 +6,9 @@
 # is byte for byte the one that the key file gives (RSA PKCS#1 v1.5 without
 # signed attributes is deterministic). A wrong PIN, no PIN and no --cert
 # fail with exit 1 and a message that names the URI and never the PIN, also
-# when the PIN is the URI's pin-value. An ECDSA key in the token signs too.
+# when the PIN is the URI's pin-value (with a warning that it is visible in
+# /proc) or comes from its pin-source= file. An ECDSA key in the token signs
+# too.
 # The ASan + UBSan build runs the same path without a report; the only
 # suppressions are for the method tables that libp11's engine never frees.
 source "$(dirname "$0")/lib.sh"
@@ -63,6 +65,17 @@ cp "$tmp/pristine.h" "$h"
 env -u LSKEL_SIGN_PIN "$LSKEL" --key "$uri?pin-value=1234" --cert "$KEYS/build.crt" "$h" \
 	</dev/null >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "signing with pin-value"; }
 cmp "$h" "$tmp/file.lskel.h" || fail "pin-value: another signature"
+# The PIN in argv is readable by anyone in /proc: lskel-sign says so.
+expect_eq "pin-value warning" "$(sed 's|/proc/[0-9]*/|/proc/PID/|' "$tmp/err")" \
+	"lskel-sign: warning: the PIN in pin-value= is readable by any user in /proc/PID/cmdline; use pin-source= or \$LSKEL_SIGN_PIN"
+# The PIN from a file the URI names: the same signature, and no warning.
+printf '1234' >"$tmp/pin"
+chmod 0600 "$tmp/pin"
+cp "$tmp/pristine.h" "$h"
+env -u LSKEL_SIGN_PIN "$LSKEL" --key "$uri?pin-source=file:$tmp/pin" --cert "$KEYS/build.crt" "$h" \
+	</dev/null >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; fail "signing with pin-source"; }
+[ -s "$tmp/err" ] && { cat "$tmp/err" >&2; fail "pin-source: a message on stderr"; }
+cmp "$h" "$tmp/file.lskel.h" || fail "pin-source: another signature"
 if [ $provider = no ]; then
 	module=/usr/lib/softhsm/libsofthsm2.so
 	[ -e "$module" ] || fail "no $module (Debian package libsofthsm2)"

@@ -56,7 +56,7 @@ done
 "$LSKEL" --extract-payload "$tmp/payload" "$h" >/dev/null
 openssl cms -sign -binary -outform DER -md sha256 -nocerts -signer "$KEYS/build.crt" \
 	-inkey "$KEYS/build.key" -in "$tmp/payload" -out "$tmp/attrs.p7s"
-upstream_form "$h" "$tmp/attrs.p7s" "$tmp/payload" "$tmp/attrs.lskel.h"
+upstream_form "$h" "$tmp/attrs.p7s" "$tmp/attrs.lskel.h"
 run_rc rc "$LSKEL" --verify --cert "$KEYS/build.crt" "$tmp/attrs.lskel.h" >"$tmp/v" 2>"$tmp/err"
 expect_eq "signed attributes" "$rc" 1
 expect_grep "signed attributes" "BAD: it has signed attributes, which Hornet refuses" "$tmp/v"

@@ -13,8 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <openssl/err.h>
+#include <openssl/evp.h>
 
 #include "lib/lskel_cms.h"
 #include "lib/lskel_header.h"
@@ -70,17 +73,22 @@ static void usage(FILE *f)
 "       " PROG " [--extract-payload FILE] [--detach FILE] HEADER\n"
 "       " PROG " --remove HEADER\n"
 "\n"
-"Sign the loader of a BPF light skeleton (bpftool gen skeleton -L) for the\n"
-"Hornet LSM. The signature, a detached PKCS#7 over the loader's instructions\n"
-"followed by its data blob, is written into HEADER in place, between the\n"
-"lines /* lskel-sign: begin */ and /* lskel-sign: end */. Signing again\n"
-"replaces it; nothing else in HEADER changes.\n"
+"Sign the loader of a BPF light skeleton (bpftool gen skeleton -L or -S) for\n"
+"the Hornet LSM. The signature, a detached PKCS#7 over the loader's\n"
+"instructions followed by its data blob, is written into HEADER in place,\n"
+"between the lines /* lskel-sign: begin */ and /* lskel-sign: end */. Signing\n"
+"again replaces it; nothing else in HEADER changes. HEADER is read as bpftool\n"
+"writes it (upstream's signed -L -S too); anything else is refused with its\n"
+"line number.\n"
 "\n"
 "Signing:\n"
 "  --key KEY          private key: a PEM or DER file, which may also hold the\n"
 "                     certificate, or a pkcs11: URI, through OpenSSL's pkcs11\n"
 "                     provider or else libp11's pkcs11 engine (which needs\n"
 "                     --cert); a PIN or passphrase is read from $" LSKEL_PIN_ENV "\n"
+"                     or from the URI's pin-source= file, never from a prompt\n"
+"                     (a pin-value= in the URI is readable by any user in\n"
+"                     /proc while lskel-sign runs)\n"
 "  --cert CERT        signer's certificate (PEM or DER), if not in KEY\n"
 "  --hash ALG         sha256 (default), sha384 or sha512\n"
 "  --keyring-id N     keyring the kernel checks against: 0 builtin (default),\n"
@@ -99,8 +107,12 @@ static void usage(FILE *f)
 "                     recomputed from HEADER and print its signers; each\n"
 "                     --cert (repeatable) stands for a key in a keyring\n"
 "  --extract-payload FILE  write the signed payload (insns || data) to FILE\n"
-"  --detach FILE      write the signature (DER) to FILE\n"
-"  --remove           remove lskel-sign's signature block from HEADER\n"
+"  --detach FILE      write the signature (DER) to FILE; a FILE that is a\n"
+"                     character device or a FIFO is written to, any other\n"
+"                     that is not a regular file is refused, and neither\n"
+"                     may name HEADER\n"
+"  --remove           remove the signature from HEADER (the block goes, or\n"
+"                     is left empty in a header from bpftool -S)\n"
 "  -h, --help         show this help and exit\n"
 "  --version          show the version and exit\n"
 "\n"
@@ -275,22 +287,35 @@ static int do_sign(const struct args *a, const struct lskel_header *h)
 	struct lskel_signer s;
 	struct lskel_err e = { { 0 } };
 	struct lskel_edit ed = { 0 };
+	struct lskel_replace rp = { .fd = -1 };
 	unsigned char *payload = NULL, *der = NULL;
-	size_t plen, dlen;
+	size_t plen, dlen, cut;
+	unsigned char excl[32];	/* SHA-256 */
 	int32_t keyring = a->seen[OPT_KEYRING_ID] ? a->keyring_id : h->keyring_id;
 	char who[600];
 	int r = EXIT_FAIL;
 
 	if (a->add_signer && h->sig_state == LSKEL_UNSIGNED)
 		return failure(a->header, "--add-signer", &(struct lskel_err){ "not signed yet; sign it first" });
-	if (a->add_signer && h->sig_state == LSKEL_SIGNED_UPSTREAM)
-		return failure(a->header, "--add-signer", &(struct lskel_err){
-			"its signature is bpftool's, which covers the instructions only; sign it with lskel-sign first" });
 	if (h->sig_state == LSKEL_SIGNED_UPSTREAM && a->seen[OPT_KEYRING_ID])
 		return failure(a->header, "--keyring-id", &(struct lskel_err){
 			"this header is signed in bpftool's form, which sets opts.keyring_id itself" });
-	if (lskel_signer_load(&s, a->key, a->ncerts ? a->certs[0] : NULL, a->hash, &e))
+	if (!strncmp(a->key, "pkcs11:", 7) && strstr(a->key, "pin-value="))
+		fprintf(stderr, PROG ": warning: the PIN in pin-value= is readable by any user in /proc/%ld/cmdline; use pin-source= or $" LSKEL_PIN_ENV "\n",
+			(long)getpid());
+	/*
+	 * What comes before the signature does not depend on it: the disk
+	 * writes it out while the key is loaded and the signature made.
+	 */
+	cut = h->sig_state == LSKEL_SIGNED_UPSTREAM ? h->sig.begin : h->block_begin;
+	if (lskel_replace_begin(a->header, &rp, &e) ||
+	    lskel_replace_write(&rp, h->text, cut, &e))
 		return failure(a->header, "cannot sign", &e);
+	lskel_replace_start_writeback(&rp);
+	if (lskel_signer_load(&s, a->key, a->ncerts ? a->certs[0] : NULL, a->hash, &e)) {
+		lskel_replace_abort(&rp);
+		return failure(a->header, "cannot sign", &e);
+	}
 	s.use_keyid = a->use_keyid;
 	s.include_certs = a->include_certs;
 	if (lskel_payload(h, &payload, &plen, &e))
@@ -299,8 +324,14 @@ static int do_sign(const struct args *a, const struct lskel_header *h)
 					     plen, &der, &dlen, &e) :
 			    lskel_sign(&s, payload, plen, &der, &dlen, &e))
 		goto out;
-	if (lskel_edit_sign(h, der, dlen, keyring, &ed, &e) ||
-	    lskel_write_atomic(a->header, &ed, &e))
+	if (!EVP_Digest(h->insns.bytes, h->insns.len, excl, NULL, EVP_sha256(), NULL)) {
+		lskel_fail(&e, "cannot hash the instructions");
+		goto out;
+	}
+	if (lskel_edit_sign(h, der, dlen, excl, sizeof(excl), keyring, &ed, &e) ||
+	    lskel_replace_write(&rp, ed.middle, ed.middle_len, &e) ||
+	    lskel_replace_write(&rp, h->text + ed.cut_end, h->len - ed.cut_end, &e) ||
+	    lskel_replace_commit(&rp, &e))
 		goto out;
 	lskel_describe_cert(s.cert, who, sizeof(who));
 	printf(PROG ": %s %s: %s, %s, payload %zu + %zu bytes, signature %zu bytes%s\n",
@@ -311,6 +342,7 @@ static int do_sign(const struct args *a, const struct lskel_header *h)
 out:
 	if (r)
 		failure(a->header, "cannot sign", &e);
+	lskel_replace_abort(&rp);
 	lskel_edit_release(&ed);
 	OPENSSL_free(der);
 	free(payload);
@@ -325,6 +357,7 @@ static int do_verify(const struct args *a, const struct lskel_header *h)
 	STACK_OF(X509) *trusted = sk_X509_new_null();
 	unsigned char *payload = NULL;
 	size_t plen, n = 0, i;
+	unsigned char md[32];	/* SHA-256 */
 	unsigned c;
 	int r = EXIT_FAIL, v;
 
@@ -339,14 +372,21 @@ static int do_verify(const struct args *a, const struct lskel_header *h)
 			goto out;
 	if (lskel_payload(h, &payload, &plen, &e))
 		goto out;
-	v = lskel_verify(h->sig.bytes, h->sig.len, payload, plen, trusted, rep,
-			 sizeof(rep) / sizeof(rep[0]), &n, &e);
+	v = lskel_verify(h->sig.bytes, h->sig.len, payload, plen, h->insns.len,
+			 trusted, rep, sizeof(rep) / sizeof(rep[0]), &n, &e);
 	for (i = 0; i < n && i < sizeof(rep) / sizeof(rep[0]); i++)
 		printf("signer %zu: %s\n", i + 1, rep[i].text);
 	if (n > sizeof(rep) / sizeof(rep[0]))
 		printf("(%zu more signers)\n", n - sizeof(rep) / sizeof(rep[0]));
 	if (v)
 		goto out;
+	/* A kernel that makes the blob exclusive to the loader needs this. */
+	if (h->excl_hash.len &&
+	    (!EVP_Digest(h->insns.bytes, h->insns.len, md, NULL, EVP_sha256(), NULL) ||
+	     h->excl_hash.len != sizeof(md) || memcmp(md, h->excl_hash.bytes, sizeof(md)))) {
+		lskel_fail(&e, "opts_excl_hash[] is not the SHA-256 of the instructions");
+		goto out;
+	}
 	printf(PROG ": %s: good signature (%s, %zu signer%s), payload %zu + %zu bytes\n",
 	       a->header, state_name(h->sig_state), n, n > 1 ? "s" : "",
 	       h->insns.len, h->data.len);
@@ -363,11 +403,14 @@ static int do_remove(const struct args *a, const struct lskel_header *h)
 {
 	struct lskel_err e = { { 0 } };
 	struct lskel_edit ed = { 0 };
+	int r = EXIT_OK;
 
 	if (lskel_edit_unsign(h, &ed, &e) || lskel_write_atomic(a->header, &ed, &e))
-		return failure(a->header, "cannot remove the signature", &e);
-	printf(PROG ": removed the signature from %s\n", a->header);
-	return EXIT_OK;
+		r = failure(a->header, "cannot remove the signature", &e);
+	else
+		printf(PROG ": removed the signature from %s\n", a->header);
+	lskel_edit_release(&ed);
+	return r;
 }
 
 static int do_extract(const struct args *a, const struct lskel_header *h)
@@ -399,6 +442,32 @@ static int do_extract(const struct args *a, const struct lskel_header *h)
 	return EXIT_OK;
 }
 
+/* Whether @path names the file @st describes (through links of any kind). */
+static bool same_file(const char *path, const struct stat *st)
+{
+	struct stat o;
+
+	return !stat(path, &o) && o.st_dev == st->st_dev && o.st_ino == st->st_ino;
+}
+
+/* An output file must be neither the header nor the other output. */
+static int check_outputs(const struct args *a)
+{
+	struct stat hs, ps;
+
+	if (stat(a->header, &hs))
+		return -1;	/* opening the header will say why */
+	if (a->payload_out && same_file(a->payload_out, &hs))
+		return misuse("'--extract-payload %s' names the header itself", a->payload_out);
+	if (a->sig_out && same_file(a->sig_out, &hs))
+		return misuse("'--detach %s' names the header itself", a->sig_out);
+	if (a->payload_out && a->sig_out &&
+	    (!strcmp(a->payload_out, a->sig_out) ||
+	     (!stat(a->payload_out, &ps) && same_file(a->sig_out, &ps))))
+		return misuse("--extract-payload and --detach name the same file");
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct lskel_err e = { { 0 } };
@@ -408,6 +477,9 @@ int main(int argc, char **argv)
 	int r;
 
 	r = parse_args(argc, argv, &a);
+	if (r >= 0)
+		return r;
+	r = check_outputs(&a);
 	if (r >= 0)
 		return r;
 	if (lskel_open_file(a.header, LSKEL_MAX_HEADER_SIZE, &f, &e))
@@ -426,10 +498,15 @@ int main(int argc, char **argv)
 		r = do_extract(&a, &h);
 	lskel_header_release(&h);
 	lskel_close_file(&f);
-	if (fflush(stdout) && r == EXIT_OK) {
-		fprintf(stderr, PROG ": cannot write to standard output: %s\n",
-			strerror(errno));
-		r = EXIT_FAIL;
+	if ((fflush(stdout) || ferror(stdout)) && r == EXIT_OK) {
+		/*
+		 * Files written stay written: exit 1 would say they are as
+		 * they were. Only --verify's verdict is its output.
+		 */
+		fprintf(stderr, PROG ": %s: %s, but cannot write to standard output: %s\n",
+			a.header, a.verify ? "verified" : "done", strerror(errno));
+		if (a.verify)
+			r = EXIT_FAIL;
 	}
 	return r;
 }

@@ -3,6 +3,7 @@
  * Rewriting a header: the signature block, the upstream opts_sig[] literal,
  * and the atomic replacement of the file on disk.
  */
+#define _GNU_SOURCE	/* sync_file_range() */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -72,9 +73,11 @@ static void out_literal(struct out *o, const unsigned char *b, size_t n)
 	out_str(o, "\"");
 }
 
-char *lskel_render_block(const char *indent, const unsigned char *sig,
-			 size_t sig_len, int32_t keyring_id, size_t *len)
+char *lskel_render_block(const unsigned char *sig, size_t sig_len,
+			 const unsigned char *excl, size_t excl_len,
+			 int32_t keyring_id, size_t *len)
 {
+	const char *indent = "\t";
 	struct out o = { 0 };
 	char num[32];
 
@@ -91,11 +94,25 @@ char *lskel_render_block(const char *indent, const unsigned char *sig,
 	out_str(&o, indent);
 	out_str(&o, "\tstatic const char opts_sig[] __attribute__((__aligned__(8))) = ");
 	out_literal(&o, sig, sig_len);
-	out_str(&o, ";\n\n");
+	out_str(&o, ";\n");
+	/* Only a signed block has one; bpftool -S writes none. */
+	if (excl && sig_len) {
+		out_str(&o, indent);
+		out_str(&o, "\tstatic const char opts_excl_hash[] __attribute__((__aligned__(8))) = ");
+		out_literal(&o, excl, excl_len);
+		out_str(&o, ";\n");
+	}
+	out_str(&o, "\n");
 	out_str(&o, indent);
 	out_str(&o, "\topts.signature = (void *)opts_sig;\n");
 	out_str(&o, indent);
 	out_str(&o, "\topts.signature_sz = sizeof(opts_sig) - 1;\n");
+	if (excl && sig_len) {
+		out_str(&o, indent);
+		out_str(&o, "\topts.excl_prog_hash = (void *)opts_excl_hash;\n");
+		out_str(&o, indent);
+		out_str(&o, "\topts.excl_prog_hash_sz = sizeof(opts_excl_hash) - 1;\n");
+	}
 	out_str(&o, indent);
 	snprintf(num, sizeof(num), "%ld", (long)keyring_id);
 	out_str(&o, "\topts.keyring_id = ");
@@ -114,8 +131,8 @@ char *lskel_render_block(const char *indent, const unsigned char *sig,
 }
 
 int lskel_edit_sign(const struct lskel_header *h, const unsigned char *sig,
-		    size_t sig_len, int32_t keyring_id, struct lskel_edit *ed,
-		    struct lskel_err *e)
+		    size_t sig_len, const unsigned char *excl, size_t excl_len,
+		    int32_t keyring_id, struct lskel_edit *ed, struct lskel_err *e)
 {
 	memset(ed, 0, sizeof(*ed));
 	ed->text = h->text;
@@ -137,7 +154,7 @@ int lskel_edit_sign(const struct lskel_header *h, const unsigned char *sig,
 	}
 	ed->cut_begin = h->block_begin;
 	ed->cut_end = h->block_end;
-	ed->middle = lskel_render_block(h->indent, sig, sig_len, keyring_id,
+	ed->middle = lskel_render_block(sig, sig_len, excl, excl_len, keyring_id,
 					&ed->middle_len);
 	if (!ed->middle)
 		return lskel_fail(e, "out of memory");
@@ -156,6 +173,11 @@ int lskel_edit_unsign(const struct lskel_header *h, struct lskel_edit *ed,
 	ed->len = h->len;
 	ed->cut_begin = h->block_begin;
 	ed->cut_end = h->block_end;
+	if (h->sign_comment) {
+		ed->middle = lskel_render_block(NULL, 0, NULL, 0, 0, &ed->middle_len);
+		if (!ed->middle)
+			return lskel_fail(e, "out of memory");
+	}
 	return 0;
 }
 
@@ -183,68 +205,144 @@ static int write_all(int fd, const void *buf, size_t n)
 	return 0;
 }
 
-/* Writes the pieces to a temporary file beside @path and renames it over @path. */
+/* What a new file gets: 0666 less the umask, as open(2) would give it. */
+static mode_t new_file_mode(void)
+{
+	mode_t mask = umask(0);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+void lskel_replace_abort(struct lskel_replace *rp)
+{
+	if (rp->fd >= 0)
+		close(rp->fd);
+	if (rp->tmp && !rp->through)
+		unlink(rp->tmp);
+	free(rp->tmp);
+	free(rp->real);
+	memset(rp, 0, sizeof(*rp));
+	rp->fd = -1;
+}
+
+static int replace_failed(struct lskel_replace *rp, struct lskel_err *e)
+{
+	int err = errno;
+
+	lskel_replace_abort(rp);
+	return lskel_fail(e, "cannot write: %s", strerror(err));
+}
+
+int lskel_replace_begin(const char *path, struct lskel_replace *rp,
+			struct lskel_err *e)
+{
+	const char *target, *base;
+	struct stat st;
+	int err;
+
+	memset(rp, 0, sizeof(*rp));
+	rp->fd = -1;
+	rp->path = path;
+	/* Through a symbolic link, replace the file it points to, not the link. */
+	rp->real = realpath(path, NULL);
+	target = rp->real ? rp->real : path;
+	base = strrchr(target, '/');
+	rp->dirlen = base ? (size_t)(base - target) + 1 : 0;
+	base = target + rp->dirlen;
+	rp->mode = new_file_mode();
+	if (stat(target, &st) == 0) {
+		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
+			/* A character device or a FIFO is written to, never replaced. */
+			rp->through = true;
+			rp->fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+			if (rp->fd >= 0)
+				return 0;
+			err = errno;
+			lskel_replace_abort(rp);
+			return lskel_fail(e, "cannot open: %s", strerror(err));
+		}
+		if (!S_ISREG(st.st_mode)) {
+			lskel_replace_abort(rp);
+			return lskel_fail(e, "not a regular file, a character device or a FIFO: not replacing it");
+		}
+		rp->mode = st.st_mode & 07777;
+	}
+	rp->tmp = malloc(rp->dirlen + strlen(base) + sizeof("..tmp.XXXXXX"));
+	if (!rp->tmp) {
+		lskel_replace_abort(rp);
+		return lskel_fail(e, "out of memory");
+	}
+	memcpy(rp->tmp, target, rp->dirlen);
+	sprintf(rp->tmp + rp->dirlen, ".%s.tmp.XXXXXX", base);
+	rp->fd = mkstemp(rp->tmp);
+	if (rp->fd < 0) {
+		err = errno;
+		free(rp->tmp);
+		rp->tmp = NULL;
+		lskel_replace_abort(rp);
+		return lskel_fail(e, "cannot create a temporary file beside it: %s", strerror(err));
+	}
+	return 0;
+}
+
+int lskel_replace_write(struct lskel_replace *rp, const void *buf, size_t len,
+			struct lskel_err *e)
+{
+	if (len && write_all(rp->fd, buf, len))
+		return replace_failed(rp, e);
+	return 0;
+}
+
+void lskel_replace_start_writeback(struct lskel_replace *rp)
+{
+	if (!rp->through)
+		sync_file_range(rp->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+}
+
+int lskel_replace_commit(struct lskel_replace *rp, struct lskel_err *e)
+{
+	int fd = rp->fd;
+
+	rp->fd = -1;
+	if (rp->through) {
+		if (close(fd))
+			return replace_failed(rp, e);
+		lskel_replace_abort(rp);
+		return 0;
+	}
+	/* fsync() first: a crash after the rename() must not leave an empty file. */
+	if (fchmod(fd, rp->mode) || fsync(fd)) {
+		rp->fd = fd;
+		return replace_failed(rp, e);
+	}
+	/*
+	 * The directory is not synced: after a crash the rename() may be
+	 * lost, which leaves the old file, whole; syncing it would cost as
+	 * much as the rest of the signing.
+	 */
+	if (close(fd) || rename(rp->tmp, rp->real ? rp->real : rp->path))
+		return replace_failed(rp, e);
+	free(rp->tmp);
+	rp->tmp = NULL;
+	lskel_replace_abort(rp);
+	return 0;
+}
+
+/* Writes the pieces to @path through one replacement. */
 static int replace_file(const char *path, const void *const *piece,
 			const size_t *piece_len, unsigned npieces,
 			struct lskel_err *e)
 {
-	/* Through a symbolic link, replace the file it points to, not the link. */
-	char *real = realpath(path, NULL);
-	const char *target = real ? real : path;
-	const char *slash = strrchr(target, '/');
-	size_t dirlen = slash ? (size_t)(slash - target) + 1 : 0;
-	const char *base = target + dirlen;
-	struct stat st;
-	mode_t mode = 0644;
-	char *tmp;
+	struct lskel_replace rp;
 	unsigned i;
-	int fd, err;
 
-	if (stat(target, &st) == 0)
-		mode = st.st_mode & 07777;
-	tmp = malloc(dirlen + strlen(base) + sizeof("..tmp.XXXXXX"));
-	if (!tmp) {
-		free(real);
-		return lskel_fail(e, "out of memory");
-	}
-	memcpy(tmp, target, dirlen);
-	sprintf(tmp + dirlen, ".%s.tmp.XXXXXX", base);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		err = errno;
-		lskel_fail(e, "cannot create a temporary file beside it: %s", strerror(err));
-		free(tmp);
-		free(real);
+	if (lskel_replace_begin(path, &rp, e))
 		return -1;
-	}
 	for (i = 0; i < npieces; i++)
-		if (piece_len[i] && write_all(fd, piece[i], piece_len[i]))
-			goto fail;
-	/*
-	 * No fsync(): rename() already makes the swap atomic for every reader
-	 * and for a crash of this process, which is what a build needs, and
-	 * flushing megabytes would make signing slower than the signature.
-	 */
-	if (fchmod(fd, mode))
-		goto fail;
-	if (close(fd)) {
-		fd = -1;
-		goto fail;
-	}
-	fd = -1;
-	if (rename(tmp, target))
-		goto fail;
-	free(tmp);
-	free(real);
-	return 0;
-fail:
-	err = errno;
-	if (fd >= 0)
-		close(fd);
-	unlink(tmp);
-	free(tmp);
-	free(real);
-	return lskel_fail(e, "cannot write: %s", strerror(err));
+		if (lskel_replace_write(&rp, piece[i], piece_len[i], e))
+			return -1;
+	return lskel_replace_commit(&rp, e);
 }
 
 int lskel_write_atomic(const char *path, const struct lskel_edit *ed,
@@ -351,7 +449,7 @@ int lskel_open_file(const char *path, size_t max, struct lskel_file *f,
 			close(fd);
 			return lskel_fail(e, "larger than %zu bytes", max);
 		}
-		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 		if (p != MAP_FAILED) {
 			close(fd);
 			f->p = p;

@@ -36,6 +36,12 @@
 
 #include "lskel_cms.h"
 
+/*
+ * Whether a PIN or passphrase was asked for since it was last cleared: only
+ * then does a failure to read a key say anything about one.
+ */
+static bool pin_asked;
+
 /* Never prompts: the PIN or passphrase comes from the environment or not at all. */
 static int pin_from_env(char *buf, int size, int rwflag, void *u)
 {
@@ -44,6 +50,7 @@ static int pin_from_env(char *buf, int size, int rwflag, void *u)
 
 	(void)rwflag;
 	(void)u;
+	pin_asked = true;
 	if (!pin || size <= 0)
 		return -1;
 	n = strlen(pin);
@@ -231,6 +238,7 @@ static int store_load(const char *uri, EVP_PKEY **key, STACK_OF(X509) *certs,
 	ui = UI_UTIL_wrap_read_pem_callback(pin_from_env, 0);
 	if (!ui)
 		return lskel_fail(e, "out of memory");
+	pin_asked = false;
 	st = OSSL_STORE_open_ex(uri, NULL, NULL, ui, NULL, NULL, NULL, NULL);
 	if (!st) {
 		UI_destroy_method(ui);
@@ -248,8 +256,9 @@ static int store_load(const char *uri, EVP_PKEY **key, STACK_OF(X509) *certs,
 				break;
 			if (OSSL_STORE_error(st)) {
 				r = lskel_fail(e, "%s: cannot read it%s", name,
-					       getenv(LSKEL_PIN_ENV) ? "" :
-					       " (if it needs a PIN or passphrase, set " LSKEL_PIN_ENV ")");
+					       !pin_asked ? " (not a key or certificate in PEM or DER)" :
+					       getenv(LSKEL_PIN_ENV) ? " (wrong PIN or passphrase in " LSKEL_PIN_ENV "?)" :
+					       " (it needs a PIN or passphrase: set " LSKEL_PIN_ENV ")");
 				break;
 			}
 			continue;

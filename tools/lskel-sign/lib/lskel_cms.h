@@ -79,10 +79,11 @@ struct lskel_signer_report {
  * Returns 0 when every signer that can be checked is good and at least one
  * is trusted; the per-signer reports go to @rep (up to @nrep of them) and
  * their number to @nsigners. Returns 1 when the signature does not verify,
- * -1 when it cannot be read.
+ * -1 when it cannot be read. A signer that does not match the payload but
+ * matches its first @insns_len bytes (the instructions) is reported as such.
  */
 int lskel_verify(const unsigned char *der, size_t der_len,
-		 const unsigned char *payload, size_t len,
+		 const unsigned char *payload, size_t len, size_t insns_len,
 		 STACK_OF(X509) *trusted, struct lskel_signer_report *rep,
 		 size_t nrep, size_t *nsigners, struct lskel_err *e);
 

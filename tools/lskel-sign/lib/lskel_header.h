@@ -1,25 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Reading and rewriting light-skeleton headers (bpftool gen skeleton -L).
+ * Reading and rewriting light-skeleton headers, exactly as bpftool writes
+ * them (lib/parse.c says what is read). <name>__load() holds the loader:
  *
- * The parser understands three shapes of the loader in <name>__load():
+ *	static const char opts_data[] __attribute__((__aligned__(8))) = "\
+ *	\x..\0...";
+ *	static const char opts_insn[] __attribute__((__aligned__(8))) = "\
+ *	...";
  *
- *   array form (the bpftool of Linux 6.12, ours):
- *	static const char opts_data[] __attribute__((__aligned__(8))) = "...";
- *	static const char opts_insn[] __attribute__((__aligned__(8))) = "...";
- *	opts.data_sz = sizeof(opts_data) - 1;  opts.data = (void *)opts_data;
- *   inline form (older bpftool):
- *	opts.data_sz = 1234;  opts.data = (void *)"...";
- *   upstream signed form (bpftool 6.18 and later, gen skeleton -L -S):
- *	the array form plus static const char opts_sig[] = "...",
- *	opts.signature = (void *)opts_sig;
- *	opts.signature_sz = sizeof(opts_sig) - 1;  opts.keyring_id = ...;
+ * The signature lives in one of two places:
  *
- * lskel-sign's own signature lives in a block of whole lines that it inserts
- * right before the statement that calls bpf_load_and_run(). The block opens
- * with the comment line LSKEL_MARK_BEGIN and closes with LSKEL_MARK_END; in
- * between it declares opts_sig[] and sets opts.signature, opts.signature_sz
- * and opts.keyring_id. Removing the block gives back the header byte for byte.
+ *   lskel-sign's block: whole lines right before the call of
+ *	bpf_load_and_run(), from LSKEL_MARK_BEGIN to LSKEL_MARK_END, that
+ *	declare opts_sig[] and opts_excl_hash[] and set opts.signature,
+ *	opts.excl_prog_hash, their sizes, and opts.keyring_id. Our bpftool's -S writes the block empty (a header
+ *	that is not signed yet); lskel-sign inserts it into a -L header.
+ *   upstream bpftool's -L -S: opts_sig[] and opts_excl_hash[] after
+ *	opts_insn[], opts.keyring_id from skel->keyring_id.
  */
 #ifndef LSKEL_HEADER_H
 #define LSKEL_HEADER_H
@@ -27,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "err.h"
 
@@ -35,8 +33,10 @@
 
 #define LSKEL_MARK_BEGIN "/* lskel-sign: begin */"
 #define LSKEL_MARK_END "/* lskel-sign: end */"
+#define LSKEL_MARK_BEGIN_LINE "\t" LSKEL_MARK_BEGIN
+#define LSKEL_MARK_END_LINE "\t" LSKEL_MARK_END
 
-/* A sequence of adjacent string literals, decoded as the C compiler would. */
+/* One literal of bpftool's, decoded. */
 struct lskel_lit {
 	size_t begin;		/* offset of the first '"' */
 	size_t end;		/* offset just past the last '"' */
@@ -50,26 +50,21 @@ enum lskel_sig_state {
 	LSKEL_SIGNED_UPSTREAM,	/* upstream bpftool's opts_sig[] */
 };
 
-enum lskel_form {
-	LSKEL_FORM_ARRAY,
-	LSKEL_FORM_INLINE,
-};
-
 struct lskel_header {
 	const unsigned char *text;	/* the whole header, not owned */
 	size_t len;
-	enum lskel_form form;
 	struct lskel_lit insns;
 	struct lskel_lit data;
 	enum lskel_sig_state sig_state;
 	struct lskel_lit sig;		/* when signed */
+	struct lskel_lit excl_hash;	/* upstream form: SHA-256 of the insns */
 	/*
-	 * Unsigned: block_begin == block_end, the start of the line where a
-	 * block goes. Signed with a block: the block's lines.
+	 * With a block (empty or not): its lines. Without: block_begin ==
+	 * block_end, the start of the line where a block goes.
 	 */
 	size_t block_begin;
 	size_t block_end;
-	char indent[64];		/* of the bpf_load_and_run() line */
+	bool sign_comment;		/* our bpftool's -S comment is there */
 	int32_t keyring_id;		/* in the block; 0 when unsigned */
 	bool keyring_runtime;		/* upstream form: set from skel at run time */
 };
@@ -81,11 +76,6 @@ struct lskel_header {
  */
 int lskel_parse(const unsigned char *text, size_t len, struct lskel_header *h,
 		struct lskel_err *e);
-/*
- * For the fuzz target only: when true, the parser takes none of its fast
- * paths for bpftool's usual text, so that both ways can be compared.
- */
-extern bool lskel_parse_slowly;
 void lskel_header_release(struct lskel_header *h);
 
 /* The signed payload: the loader's insns followed by its data blob. */
@@ -105,24 +95,59 @@ struct lskel_edit {
 	size_t middle_len;
 };
 
-/* The header carrying @sig (DER) and @keyring_id, replacing any old signature. */
+/*
+ * The header carrying @sig (DER), @excl (the SHA-256 of the instructions,
+ * for opts_excl_hash[]) and @keyring_id, replacing any old signature. The
+ * upstream form keeps its own opts_excl_hash[] and keyring.
+ */
 int lskel_edit_sign(const struct lskel_header *h, const unsigned char *sig,
-		    size_t sig_len, int32_t keyring_id, struct lskel_edit *ed,
-		    struct lskel_err *e);
-/* The header without lskel-sign's block. */
+		    size_t sig_len, const unsigned char *excl, size_t excl_len,
+		    int32_t keyring_id, struct lskel_edit *ed, struct lskel_err *e);
+/*
+ * The header without a signature: lskel-sign's block deleted, or emptied
+ * as bpftool -S writes it when the header carries -S's comment.
+ */
 int lskel_edit_unsign(const struct lskel_header *h, struct lskel_edit *ed,
 		      struct lskel_err *e);
 void lskel_edit_release(struct lskel_edit *ed);
 
-/* The canonical block text for @sig; used to write a block and to check one. */
-char *lskel_render_block(const char *indent, const unsigned char *sig,
-			 size_t sig_len, int32_t keyring_id, size_t *len);
+/*
+ * The canonical block text for @sig; used to write a block and to check
+ * one. A signed block carries opts_excl_hash[] when @excl is given (blocks
+ * written before it existed do not); an empty one never does.
+ */
+char *lskel_render_block(const unsigned char *sig, size_t sig_len,
+			 const unsigned char *excl, size_t excl_len,
+			 int32_t keyring_id, size_t *len);
 
 /*
- * Writes @ed to @path through a temporary file in the same directory that is
- * rename()d over @path, keeping @path's mode. On failure @path
- * is untouched and the temporary file is gone.
+ * Replacing a file: lskel_replace_begin() opens a temporary file beside
+ * @path (through a symbolic link, beside the file it points to);
+ * lskel_replace_write() appends to it; lskel_replace_commit() gives it
+ * @path's mode (0666 less the umask for a new file), fsync()s it, rename()s
+ * it over @path and fsync()s the directory. An existing character device or
+ * FIFO is written to instead, and anything else that is not a regular file
+ * is refused. On any failure the temporary file is gone and @path as it
+ * was: a write or a commit that fails has aborted the replacement.
  */
+struct lskel_replace {
+	const char *path;
+	char *real, *tmp;
+	size_t dirlen;
+	int fd;
+	mode_t mode;
+	bool through;
+};
+int lskel_replace_begin(const char *path, struct lskel_replace *rp,
+			struct lskel_err *e);
+int lskel_replace_write(struct lskel_replace *rp, const void *buf, size_t len,
+			struct lskel_err *e);
+/* Lets the disk start on what was written while the caller works on. */
+void lskel_replace_start_writeback(struct lskel_replace *rp);
+int lskel_replace_commit(struct lskel_replace *rp, struct lskel_err *e);
+void lskel_replace_abort(struct lskel_replace *rp);
+
+/* Writes @ed to @path: one replacement, as above. */
 int lskel_write_atomic(const char *path, const struct lskel_edit *ed,
 		       struct lskel_err *e);
 
@@ -143,7 +168,7 @@ struct lskel_file {
 int lskel_open_file(const char *path, size_t max, struct lskel_file *f,
 		    struct lskel_err *e);
 void lskel_close_file(struct lskel_file *f);
-/* Writes a whole file, atomically as above. */
+/* Writes a whole file: one replacement, as above. */
 int lskel_write_file(const char *path, const unsigned char *buf, size_t len,
 		     struct lskel_err *e);
 

@@ -125,17 +125,32 @@ static const char *key_problem(EVP_PKEY *pk)
 	return "its key type is not RSA, ECDSA P-256 or ECDSA P-384";
 }
 
+static bool signs(const char *mdname, X509 *cert, ASN1_OCTET_STRING *sig,
+		  const unsigned char *data, size_t len)
+{
+	EVP_MD_CTX *mctx = EVP_MD_CTX_new();
+	bool ok;
+
+	ok = mctx &&
+	     EVP_DigestVerifyInit_ex(mctx, NULL, mdname, NULL, NULL,
+				     X509_get0_pubkey(cert), NULL) == 1 &&
+	     EVP_DigestVerify(mctx, ASN1_STRING_get0_data(sig),
+			      (size_t)ASN1_STRING_length(sig), data, len) == 1;
+	EVP_MD_CTX_free(mctx);
+	ERR_clear_error();	/* a wrong signature is a verdict, not an error */
+	return ok;
+}
+
 static enum lskel_verdict check_one(CMS_SignerInfo *si, const unsigned char *payload,
-				    size_t len, STACK_OF(X509) *trusted,
+				    size_t len, size_t insns_len, STACK_OF(X509) *trusted,
 				    STACK_OF(X509) *embedded, char *out, size_t size)
 {
 	X509_ALGOR *dig = NULL, *sigalg = NULL;
 	char id[384], who[384], anchor[384];
 	const char *mdname, *problem;
 	ASN1_OCTET_STRING *sig;
-	EVP_MD_CTX *mctx;
 	X509 *cert, *a;
-	int nid, ok;
+	int nid;
 
 	signer_id(si, id, sizeof(id));
 	CMS_SignerInfo_get0_algs(si, NULL, NULL, &dig, &sigalg);
@@ -164,17 +179,11 @@ static enum lskel_verdict check_one(CMS_SignerInfo *si, const unsigned char *pay
 		return LSKEL_BAD;
 	}
 	sig = CMS_SignerInfo_get0_signature(si);
-	mctx = EVP_MD_CTX_new();
-	ok = mctx &&
-	     EVP_DigestVerifyInit_ex(mctx, NULL, mdname, NULL, NULL,
-				     X509_get0_pubkey(cert), NULL) == 1 &&
-	     EVP_DigestVerify(mctx, ASN1_STRING_get0_data(sig),
-			      (size_t)ASN1_STRING_length(sig), payload, len) == 1;
-	EVP_MD_CTX_free(mctx);
-	ERR_clear_error();	/* a wrong signature is a verdict, not an error */
-	if (!ok) {
-		snprintf(out, size, "%s, %s: BAD: the signature does not match the payload",
-			 who, mdname);
+	if (!signs(mdname, cert, sig, payload, len)) {
+		snprintf(out, size, "%s, %s: BAD: the signature does not match the payload%s",
+			 who, mdname, insns_len && insns_len < len &&
+			 signs(mdname, cert, sig, payload, insns_len) ?
+			 " (insns || data): it signs the instructions alone" : "");
 		return LSKEL_BAD;
 	}
 	a = trust_anchor(cert, trusted, embedded);
@@ -194,7 +203,7 @@ static enum lskel_verdict check_one(CMS_SignerInfo *si, const unsigned char *pay
 }
 
 int lskel_verify(const unsigned char *der, size_t der_len,
-		 const unsigned char *payload, size_t len,
+		 const unsigned char *payload, size_t len, size_t insns_len,
 		 STACK_OF(X509) *trusted, struct lskel_signer_report *rep,
 		 size_t nrep, size_t *nsigners, struct lskel_err *e)
 {
@@ -219,7 +228,7 @@ int lskel_verify(const unsigned char *der, size_t der_len,
 		struct lskel_signer_report tmp, *r = (size_t)i < nrep ? &rep[i] : &tmp;
 
 		r->verdict = check_one(sk_CMS_SignerInfo_value(sis, i), payload, len,
-				       trusted, embedded, r->text, sizeof(r->text));
+				       insns_len, trusted, embedded, r->text, sizeof(r->text));
 		if (r->verdict == LSKEL_TRUSTED)
 			ntrusted++;
 		else if (r->verdict == LSKEL_BAD)

@@ -35,6 +35,38 @@ lskel_header() {
 	cp "$out" "$tmp/$name.lskel.h"
 }
 
+# lskel_s_header NAME: as lskel_header, but bpftool gen skeleton -S (its
+# signature block empty) to $tmp/NAME-S.lskel.h.
+lskel_s_header() {
+	local name=$1 out=$LSKEL_BUILD/headers/$1-S.lskel.h
+	lskel_header "$name"
+	if [ ! -s "$out" ] || [ "$LSKEL_BUILD/headers/$name.lskel.h" -nt "$out" ]; then
+		"$BPFTOOL" gen skeleton -S "$LSKEL_BUILD/headers/$name.bpf.o" name "$name" >"$out.tmp" ||
+			fail "bpftool gen skeleton -S failed for $name"
+		mv "$out.tmp" "$out"
+	fi
+	cp "$out" "$tmp/$name-S.lskel.h"
+}
+
+# unchanged FILE COPY WHAT: FILE must still be byte for byte COPY.
+unchanged() {
+	cmp -s "$1" "$2" || fail "$3: $1 changed"
+}
+
+# built_headers: every light skeleton header that make tests builds under
+# build/ (signed, unsigned, tampered), one path a line; fails if make tests
+# has not built them.
+built_headers() {
+	local b=$ROOT/build f n=0
+	for f in "$b"/tests/lskel/*.lskel.h "$b"/tests/obj/progs/*.lskel.h \
+		"$b"/examples/nicdiag/nicdiag.lskel.h "$b"/examples/nicdiag/*/nicdiag.lskel.h; do
+		[ -e "$f" ] || continue
+		echo "$f"
+		n=$((n + 1))
+	done
+	[ "$n" -ge 10 ] || fail "only $n light skeleton headers under $b: run 'make tests' first"
+}
+
 # big_source FILE: a BPF program with a 1 MiB .rodata array of pseudo-random
 # bytes, so that its loader's data blob is larger than 1 MiB.
 big_source() {
@@ -87,26 +119,48 @@ EOC
 # hex_literal FILE: FILE's bytes as \xHH escapes on one line.
 hex_literal() { od -An -v -tx1 "$1" | tr -d ' \n' | sed 's/\(..\)/\\x\1/g'; }
 
-# upstream_form HEADER DER INSNS OUT: HEADER (bpftool's array form) turned
-# into what upstream bpftool 6.18 writes with gen skeleton -L -S: DER in
-# opts_sig[], the SHA-256 of INSNS in opts_excl_hash[], the opts fields
-# set from them, and a keyring_id in the skeleton struct.
+# insns_of HEADER OUT: HEADER's loader instructions (the payload's first
+# part) to OUT.
+insns_of() {
+	local n
+	cp "$1" "$2.h"
+	n=$("$LSKEL" --key "$KEYS/build.pem" "$2.h" | sed -n 's/.*payload \([0-9]*\) + .*/\1/p')
+	"$LSKEL" --extract-payload "$2.payload" "$2.h" >/dev/null || fail "cannot read $1"
+	head -c "$n" "$2.payload" >"$2"
+	rm -f "$2.h" "$2.payload"
+	[ -s "$2" ] || fail "no instructions in $1"
+}
+
+# upstream_form HEADER DER OUT: HEADER (our bpftool's -L) turned into
+# the layout upstream bpftool writes with gen skeleton -L -S -k KEY -i CERT
+# (libbpf/bpftool 0ffb986): DER in opts_sig[] and the SHA-256 of its insns in
+# opts_excl_hash[] right after opts_insn[], the opts fields set from them,
+# opts.keyring_id from skel->keyring_id, which follows links in the
+# skeleton struct. For what no real upstream header can show (another
+# signature in the same layout); tests/fixtures/upstream-lskel/ holds one
+# that upstream's bpftool made.
 upstream_form() {
+	insns_of "$1" "$3.insns"
 	# ENVIRON, not -v: awk would decode the escapes in a -v value.
-	SIG=$(hex_literal "$2") HASH=$(sha256sum "$3" | cut -c1-64 | sed 's/\(..\)/\\x\1/g') awk '
-	/^	struct bpf_loader_ctx ctx;$/ { print; print "\t__s32 keyring_id;"; next }
-	/^	opts.ctx = \(struct bpf_loader_ctx \*\)skel;$/ {
+	SIG=$(hex_literal "$2") HASH=$(sha256sum "$3.insns" | cut -c1-64 | sed 's/\(..\)/\\x\1/g') awk '
+	/^	} links;$/ && !k { print; print "\t__s32 keyring_id;"; k = 1; next }
+	/^	static const char opts_insn\[\]/ { insn = 1 }
+	insn && /";$/ {
+		print
 		print "\tstatic const char opts_sig[] __attribute__((__aligned__(8))) = \"\\"
 		print ENVIRON["SIG"] "\";"
 		print "\tstatic const char opts_excl_hash[] __attribute__((__aligned__(8))) = \"\\"
 		print ENVIRON["HASH"] "\";"
-		print ""
 		print "\topts.signature = (void *)opts_sig;"
 		print "\topts.signature_sz = sizeof(opts_sig) - 1;"
 		print "\topts.excl_prog_hash = (void *)opts_excl_hash;"
 		print "\topts.excl_prog_hash_sz = sizeof(opts_excl_hash) - 1;"
 		print "\topts.keyring_id = skel->keyring_id;"
+		insn = 0; blank = 1; next
 	}
-	{ print }' "$1" >"$4"
-	grep -q 'opts.keyring_id = skel->keyring_id;' "$4" || fail "could not make the upstream form of $1"
+	blank && /^$/ { blank = 0; next }
+	{ print }' "$1" >"$3"
+	rm -f "$3.insns"
+	grep -q 'opts.keyring_id = skel->keyring_id;' "$3" && grep -q '^	__s32 keyring_id;$' "$3" ||
+		fail "could not make the upstream form of $1"
 }
