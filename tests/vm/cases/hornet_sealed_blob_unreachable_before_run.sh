@@ -17,7 +17,12 @@
 hornet_begin
 
 D=$HDATA
-out=$(hornet_attack run "$D/attack-loader.p7s" "$D/attack-writer.p7s" "$D/attack-dummy.p7s" | tr '\n' ' ')
+# attack ARGS...: hornet_attack run ARGS, its lines joined; it must exit 0.
+attack() {
+	_out=$(hornet_attack run "$@") || fail "hornet_attack run $* exited $?: $_out"
+	printf '%s\n' "$_out" | tr '\n' ' '
+}
+out=$(attack "$D/attack-loader.p7s" "$D/attack-writer.p7s" "$D/attack-dummy.p7s") || exit 1
 say "enforce, signed: $out"
 [ "$out" = "loader=0 get_fd_by_id=-$EPERM writer=-$EPERM bind_map=-$EPERM map_in_map=-$EPERM iter=-$EPERM update=-$EPERM update_batch=-$EPERM obj_get=-$EPERM mmap_write=-$EPERM freeze=-$EPERM run=0 " ] ||
 	fail "enforce: unexpected outcome: $out"
@@ -29,12 +34,12 @@ expect_audit op=map_iter map_name=attack_blob verdict=sealed mode=enforce res=0 
 expect_no_audit prog_name=h_atk_writer verdict=ok
 
 echo audit >"$HORNET_FS/mode"
-out=$(hornet_attack run - - - | tr '\n' ' ')
+out=$(attack - - -) || exit 1
 say "audit, unsigned (control): $out"
 [ "$out" = "loader=0 get_fd_by_id=0 writer=0 bind_map=0 map_in_map=0 iter=0 update=-$EPERM update_batch=-$EPERM obj_get=0 mmap_write=-$EPERM freeze=-$EPERM run=0 " ] ||
 	fail "audit control: unexpected outcome: $out"
 
-out=$(hornet_attack run - - - unfrozen | tr '\n' ' ')
+out=$(attack - - - unfrozen) || exit 1
 say "audit, unsigned, unfrozen (control): $out"
 [ "$out" = "loader=0 get_fd_by_id=0 writer=0 bind_map=0 map_in_map=0 iter=0 update=0 update_batch=0 obj_get=0 mmap_write=0 freeze=0 run=0 " ] ||
 	fail "audit unfrozen control: unexpected outcome: $out"
