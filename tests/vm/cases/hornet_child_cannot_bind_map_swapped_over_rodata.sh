@@ -16,7 +16,8 @@ hornet_begin
 
 hits=0
 for i in 1 2 3 4 5 6 7 8 9 10; do
-	out=$(lskel_race-build rodata-swap | tr '\n' ' ') || fail "lskel_race failed: $out"
+	out=$(lskel_race-build rodata-swap) || fail "lskel_race failed: $out"
+	out=$(printf '%s\n' "$out" | tr '\n' ' ')
 	say "enforce, signed, try $i: $out"
 	case "$out" in
 	"load=-$EPERM swapped=1 bound_attacker=0 ") hits=1; break ;;
@@ -31,7 +32,8 @@ expect_audit prog_name=slow verdict=badmap mode=enforce res=0 errno=-$EPERM
 echo audit >"$HORNET_FS/mode"
 bound=0
 for i in 1 2 3 4 5 6 7 8 9 10; do
-	out=$(lskel_race-unsigned rodata-swap | tr '\n' ' ') || fail "lskel_race failed: $out"
+	out=$(lskel_race-unsigned rodata-swap) || fail "lskel_race failed: $out"
+	out=$(printf '%s\n' "$out" | tr '\n' ' ')
 	say "audit, unsigned (control), try $i: $out"
 	case "$out" in
 	"load=0 swapped=1 bound_attacker=1 ") bound=1; break ;;

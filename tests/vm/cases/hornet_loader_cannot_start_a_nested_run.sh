@@ -8,6 +8,7 @@
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 
-out=$(hornet_load nested | tr '\n' ' ') || fail "hornet_load nested failed: $out"
+out=$(hornet_load nested) || fail "hornet_load nested failed: $out"
+out=$(printf '%s\n' "$out" | tr '\n' ' ')
 say "$out"
 expect_eq "what the nested run and the freeze returned" "$out" "nested_run=-$EINVAL freeze=0 "

@@ -15,7 +15,8 @@ hornet_begin
 hits=0
 for i in 1 2 3 4 5 6 7 8 9 10; do
 	echo off >"$HORNET_FS/mode"
-	out=$(lskel_race-unsigned flip enforce | tr '\n' ' ') || fail "lskel_race failed: $out"
+	out=$(lskel_race-unsigned flip enforce) || fail "lskel_race failed: $out"
+	out=$(printf '%s\n' "$out" | tr '\n' ' ')
 	say "off, then enforce during the run, try $i: $out"
 	case "$out" in
 	"load=-$EPERM flipped_in_run=1 ") hits=1; break ;;
