@@ -34,10 +34,14 @@ loop() {
 	: >"/tmp/stress.$_n.done"
 }
 loop signed --sig "$HDATA/build.p7s" --prog-name h_st_signed &
+p1=$!
 loop unsigned --unsigned --prog-name h_st_unsigned &
+p2=$!
 loop tampered --sig "$HDATA/build.p7s" --flip-blob 3 --prog-name h_st_tampered &
+p3=$!
 (for _i in $(seq "$ROUNDS"); do lskel_probe-build | sed -n 's/^load=/load=/p'; done >/tmp/stress.skel
  : >/tmp/stress.skel.done) &
+p4=$!
 flips=0
 while [ "$(ls /tmp/stress.*.done 2>/dev/null | wc -l)" -lt 4 ]; do
 	echo audit >"$HORNET_FS/mode"
@@ -46,7 +50,8 @@ while [ "$(ls /tmp/stress.*.done 2>/dev/null | wc -l)" -lt 4 ]; do
 	sleep 0.01
 	flips=$((flips + 1))
 done
-wait
+# Not a bare wait: the audit listener runs in the background too.
+wait "$p1" "$p2" "$p3" "$p4"
 say "mode flipped $flips times"
 [ "$flips" -ge 10 ] || fail "the mode hardly flipped while the loads ran"
 
