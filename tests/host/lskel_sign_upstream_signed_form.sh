@@ -79,9 +79,9 @@ sig_literal() {
 	     on { line = $0; end = sub(/";$/, "", line); sub(/\\$/, "", line)
 		  printf "%s", line; if (end) exit }' "$1"
 }
-expect_eq "opts_sig[] before signing" "$(sig_literal "$tmp/before.h")" "$(hex_literal "$tmp/upstream.p7s")"
+expect_eq "opts_sig[] before signing" "$(sig_literal "$tmp/before.h")" "$(hex_literal "$tmp/insns.p7s")"
 "$LSKEL" --detach "$tmp/signed.p7s" "$u" >/dev/null || fail "no signature to detach from the signed header"
-cmp -s "$tmp/signed.p7s" "$tmp/upstream.p7s" && fail "the old signature is still there"
+cmp -s "$tmp/signed.p7s" "$tmp/insns.p7s" && fail "the old signature is still there"
 expect_eq "opts_sig[] after signing" "$(sig_literal "$u")" "$(hex_literal "$tmp/signed.p7s")"
 grep -q 'lskel-sign: begin' "$u" && fail "a block was added to the upstream form"
 cp "$u" "$tmp/once.h"
