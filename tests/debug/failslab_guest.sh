@@ -20,12 +20,26 @@ FS=/sys/kernel/debug/failslab
 ROUNDS=${ROUNDS:-60}
 echo enforce >/sys/kernel/security/hornet/mode || exit 1
 
-# Hornet's functions, from kallsyms: the filter's address range.
-set -- $(awk '$3 ~ /^hornet_/ && $2 ~ /^[tT]$/ { print $1 }' /proc/kallsyms | sort | sed -n '1p;$p')
+# Hornet's functions, from kallsyms: the filter's address range runs from
+# the first of them in the kernel's text to the symbol that follows the
+# last (init code, freed after boot, lies beyond _etext and is left out).
+set -- $(awk '
+	$3 == "_etext" { etext = $1 }
+	$2 ~ /^[tT]$/ { addr[++n] = $1; name[n] = $3 }
+	END {
+		for (i = 1; i <= n; i++) {
+			if (name[i] !~ /^hornet_/ || (etext != "" && addr[i] >= etext))
+				continue
+			if (first == "")
+				first = addr[i]
+			last = i
+		}
+		if (first != "" && last < n)
+			print first, addr[last + 1]
+	}' /proc/kallsyms)
 [ $# -eq 2 ] || { echo "failslab: no Hornet symbols in /proc/kallsyms"; exit 1; }
 echo "$((0x$1))" >"$FS/require-start"
-# The last function's end is not in kallsyms; 64 KiB past its start covers it.
-echo "$((0x$2 + 65536))" >"$FS/require-end"
+echo "$((0x$2))" >"$FS/require-end"
 echo 32 >"$FS/stacktrace-depth"
 echo 1 >"$FS/task-filter"
 echo N >"$FS/ignore-gfp-wait"
