@@ -325,6 +325,23 @@ static uint8_t *read_file(const char *path, size_t *len)
 	return buf;
 }
 
+/*
+ * The attributes every program of this file is loaded with: a sleepable
+ * BPF_PROG_TYPE_SYSCALL program (light skeleton loaders are sleepable),
+ * GPL, named NAME; fd_array and the signature are the caller's.
+ */
+static void syscall_prog_attr(hornet_prog_load_attr *attr,
+			      const struct program *p, const char *name)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->prog_type = BPF_PROG_TYPE_SYSCALL;
+	attr->insns = ptr_to_u64(p->insns);
+	attr->insn_cnt = p->cnt;
+	attr->license = ptr_to_u64("GPL");
+	attr->prog_flags = BPF_F_SLEEPABLE;
+	snprintf(attr->prog_name, sizeof(attr->prog_name), "%s", name);
+}
+
 static int create_blob_map(const struct load_opts *o, const uint8_t blob[BLOB_SIZE])
 {
 	union bpf_attr attr;
@@ -457,14 +474,7 @@ static int do_load(const struct load_opts *o)
 
 	map_fd = create_blob_map(o, blob);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
-	attr.insns = ptr_to_u64(prog.insns);
-	attr.insn_cnt = prog.cnt;
-	attr.license = ptr_to_u64("GPL");
-	/* Light skeleton loaders are sleepable; so is this one. */
-	attr.prog_flags = BPF_F_SLEEPABLE;
-	memcpy(attr.prog_name, o->prog_name, sizeof(attr.prog_name));
+	syscall_prog_attr(&attr, &prog, o->prog_name);
 	attr.fd_array = ptr_to_u64(&map_fd);
 	attr.fd_array_cnt = 1;
 	attr.signature = ptr_to_u64(sig_ptr);
@@ -622,13 +632,7 @@ static int cmd_race(int argc, char **argv)
 			close(old_fd);
 		}
 
-		memset(&attr, 0, sizeof(attr));
-		attr.prog_type = BPF_PROG_TYPE_SYSCALL;
-		attr.insns = ptr_to_u64(prog.insns);
-		attr.insn_cnt = prog.cnt;
-		attr.license = ptr_to_u64("GPL");
-		attr.prog_flags = BPF_F_SLEEPABLE;
-		strcpy(attr.prog_name, "hornet_race");
+		syscall_prog_attr(&attr, &prog, "hornet_race");
 		attr.fd_array = ptr_to_u64(&slot);
 		attr.fd_array_cnt = 1;
 		attr.signature = ptr_to_u64(sig);
@@ -719,13 +723,7 @@ static int load_syscall(const char *name, const struct program *p)
 	hornet_prog_load_attr attr;
 	int fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
-	attr.insns = ptr_to_u64(p->insns);
-	attr.insn_cnt = p->cnt;
-	attr.license = ptr_to_u64("GPL");
-	attr.prog_flags = BPF_F_SLEEPABLE;
-	strncpy(attr.prog_name, name, sizeof(attr.prog_name) - 1);
+	syscall_prog_attr(&attr, p, name);
 	fd = (int)sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
 	if (fd < 0)
 		setup_failed(name);
