@@ -98,6 +98,27 @@ static ssize_t hornet_mode_read(struct file *file, char __user *buf,
 }
 
 /**
+ * hornet_policy_apply - measure a new policy, then make it the current one
+ * @next: the mode, keyrings and lock as they are to be; the caller holds
+ *	  hornet_policy_mutex
+ *
+ * Return: 0, or the error IMA gave measuring @next: the policy then stays
+ * as it was, so that the measurement list always shows the host's state.
+ */
+static int hornet_policy_apply(const struct hornet_policy *next)
+{
+	int err;
+
+	err = hornet_measure_state(next);
+	if (err)
+		return err;
+	WRITE_ONCE(hornet_policy.mode, next->mode);
+	WRITE_ONCE(hornet_policy.keyrings, next->keyrings);
+	WRITE_ONCE(hornet_policy.locked, next->locked);
+	return 0;
+}
+
+/**
  * hornet_mode_write - set the mode, or lock the policy
  * @file: the mode file
  * @ubuf: "off", "audit", "enforce" or "lock"
@@ -109,10 +130,12 @@ static ssize_t hornet_mode_read(struct file *file, char __user *buf,
  * * %-EPERM	- no CAP_MAC_ADMIN, or the policy is locked
  * * %-EINVAL	- not a mode nor "lock"
  * * %-EFAULT	- @ubuf could not be read
+ * * other	- IMA could not measure the new state; nothing changed
  */
 static ssize_t hornet_mode_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
+	struct hornet_policy next;
 	char old[32], new[32];
 	enum hornet_mode mode;
 	bool lock;
@@ -128,16 +151,18 @@ static ssize_t hornet_mode_write(struct file *file, const char __user *ubuf,
 		return err;
 
 	mutex_lock(&hornet_policy_mutex);
-	hornet_mode_text(hornet_policy.mode, hornet_policy.locked, old);
+	next = hornet_policy;
+	hornet_mode_text(next.mode, next.locked, old);
 	if (lock) {
-		err = hornet_policy_lock(&hornet_policy);
-		hornet_mode_text(hornet_policy.mode, true, new);
-		hornet_audit_config("lock", old, new, err);
+		err = hornet_policy_lock(&next);
+		hornet_mode_text(next.mode, true, new);
 	} else {
-		err = hornet_policy_set_mode(&hornet_policy, mode);
-		hornet_mode_text(mode, hornet_policy.locked, new);
-		hornet_audit_config("mode", old, new, err);
+		err = hornet_policy_set_mode(&next, mode);
+		hornet_mode_text(mode, next.locked, new);
 	}
+	if (!err)
+		err = hornet_policy_apply(&next);
+	hornet_audit_config(lock ? "lock" : "mode", old, new, err);
 	mutex_unlock(&hornet_policy_mutex);
 	return err ?: count;
 }
@@ -176,11 +201,13 @@ static ssize_t hornet_keyrings_read(struct file *file, char __user *buf,
  * * %-EPERM	- no CAP_MAC_ADMIN, or the policy is locked
  * * %-EINVAL	- an unknown or repeated name, or none
  * * %-EFAULT	- @ubuf could not be read
+ * * other	- IMA could not measure the new state; nothing changed
  */
 static ssize_t hornet_keyrings_write(struct file *file, const char __user *ubuf,
 				     size_t count, loff_t *ppos)
 {
 	char old[HORNET_WRITE_MAX], new[HORNET_WRITE_MAX];
+	struct hornet_policy next;
 	u32 keyrings;
 	char *buf;
 	int err;
@@ -194,9 +221,12 @@ static ssize_t hornet_keyrings_write(struct file *file, const char __user *ubuf,
 		return err;
 
 	mutex_lock(&hornet_policy_mutex);
-	hornet_format_keyrings(hornet_policy.keyrings, old, sizeof(old));
+	next = hornet_policy;
+	hornet_format_keyrings(next.keyrings, old, sizeof(old));
 	hornet_format_keyrings(keyrings, new, sizeof(new));
-	err = hornet_policy_set_keyrings(&hornet_policy, keyrings);
+	err = hornet_policy_set_keyrings(&next, keyrings);
+	if (!err)
+		err = hornet_policy_apply(&next);
 	hornet_audit_config("keyrings", old, new, err);
 	mutex_unlock(&hornet_policy_mutex);
 	return err ?: count;

@@ -26,7 +26,10 @@ struct hornet_counters hornet_counters;
  *
  * A program that is let through gets its record in the programs file; a
  * program Hornet cannot record is refused, in audit mode too, so that the
- * file never misses a live program.
+ * file never misses a live program. A decision on a userspace load is then
+ * measured into IMA; an admission IMA fails to measure is refused in the
+ * same way, so that the measurement list never misses an admitted loader.
+ * A refusal stays a refusal whatever IMA does.
  *
  * Return: 0 if the load goes on, else the errno to fail it with.
  */
@@ -39,6 +42,15 @@ static int hornet_decide(struct bpf_prog *prog, struct hornet_result *res,
 	if (allowed) {
 		err = hornet_prov_add(prog, res);
 		if (err) {
+			res->verdict = HORNET_ERROR;
+			res->err = err;
+			allowed = false;
+		}
+	}
+	if (res->origin == HORNET_FROM_USER) {
+		err = hornet_measure_load(prog, res, mode, allowed);
+		if (err && allowed) {
+			hornet_prov_forget(prog);
 			res->verdict = HORNET_ERROR;
 			res->err = err;
 			allowed = false;
@@ -215,6 +227,8 @@ static void hornet_check_kernel(struct bpf_prog *prog,
  * * %-EFAULT		- the signature could not be read
  * * %-ENOMEM		- Hornet could not record the program (any mode but
  *			  off), or verification ran out of memory
+ * * other		- IMA could not measure the admission of a userspace
+ *			  load (any mode but off)
  */
 int hornet_bpf_prog_load_post_verifier(struct bpf_prog *prog,
 				       union bpf_attr *attr, bool kernel)

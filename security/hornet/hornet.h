@@ -6,6 +6,7 @@
 #ifndef _SECURITY_HORNET_H
 #define _SECURITY_HORNET_H
 
+#include <crypto/sha2.h>
 #include <linux/atomic.h>
 #include <linux/bpf.h>
 #include <linux/lsm_hooks.h>
@@ -93,6 +94,10 @@ enum hornet_origin {
 
 /* Longest signer description kept for the audit record. */
 #define HORNET_SIGNER_MAX		128
+/* Longest signer key id kept for the measurement, in hex: 64 bytes. */
+#define HORNET_SKID_MAX			129
+/* Longest record Hornet measures into IMA. */
+#define HORNET_RECORD_MAX		320
 
 /**
  * struct hornet_policy - the mode and the accepted keyrings
@@ -129,6 +134,9 @@ struct hornet_counters {
  *	 %HORNET_ERROR; 0 for %HORNET_OK and %HORNET_KERNEL
  * @keyring_id: keyring_id from the attr
  * @signer: who vouched, "subject: key-id", or empty
+ * @skid: the signer's key id, lowercase hex, or empty
+ * @has_payload: whether @payload holds a digest
+ * @payload: for a signature checked against a payload, its SHA-256
  * @origin: where the load came from
  * @loader_id: for %HORNET_FROM_LOADER, the id of the loader
  */
@@ -137,6 +145,9 @@ struct hornet_result {
 	int err;
 	s32 keyring_id;
 	char signer[HORNET_SIGNER_MAX];
+	char skid[HORNET_SKID_MAX];
+	bool has_payload;
+	u8 payload[SHA256_DIGEST_SIZE];
 	enum hornet_origin origin;
 	u32 loader_id;
 };
@@ -318,6 +329,18 @@ const char *hornet_prov_signer(const struct bpf_prog *prog);
 void hornet_prov_named(const struct bpf_prog *prog);
 void hornet_prov_forget(struct bpf_prog *prog);
 int hornet_prov_show(struct seq_file *m, void *v);
+
+/* measure.c */
+void hornet_signer_skid(const char *desc, char *skid, size_t size);
+int hornet_format_load(char *buf, size_t size, const u8 *tag,
+		       const struct hornet_result *res, enum hornet_mode mode,
+		       bool allowed);
+int hornet_format_state(char *buf, size_t size, u64 seq,
+			const struct hornet_policy *policy);
+int hornet_measure_state(const struct hornet_policy *next);
+int hornet_measure_load(const struct bpf_prog *prog,
+			const struct hornet_result *res, enum hornet_mode mode,
+			bool allowed);
 
 /* audit.c */
 void hornet_audit_tag(struct bpf_prog *prog);

@@ -284,8 +284,9 @@ static int hornet_verify_payload(const void *sig, size_t sig_len,
 					       VERIFYING_BPF_SIGNATURE,
 					       NULL, NULL);
 	if (!err) {
-		signer = pkcs7_get_trusted_signer(pkcs7);
-		strscpy(res->signer, signer ?: "?", sizeof(res->signer));
+		signer = pkcs7_get_trusted_signer(pkcs7) ?: "?";
+		strscpy(res->signer, signer, sizeof(res->signer));
+		hornet_signer_skid(signer, res->skid, sizeof(res->skid));
 	}
 	pkcs7_free_message(pkcs7);
 	return err;
@@ -362,6 +363,24 @@ void hornet_pending_free(struct hornet_pending *pending)
 }
 
 /**
+ * hornet_payload_digest - the SHA-256 of a payload held as pieces
+ * @vec: the payload
+ * @nvec: the number of pieces
+ * @digest: gets the digest, for the measurement of the load
+ */
+static void hornet_payload_digest(const struct kvec *vec, unsigned int nvec,
+				  u8 *digest)
+{
+	struct sha256_state sctx;
+	unsigned int i;
+
+	sha256_init(&sctx);
+	for (i = 0; i < nvec; i++)
+		sha256_update(&sctx, vec[i].iov_base, vec[i].iov_len);
+	sha256_final(&sctx, digest);
+}
+
+/**
  * hornet_check_signed - verify a signed load against the maps it was bound
  * @prog: the program, after the verifier, before it has an id
  * @pending: the signature and the instructions, from the start of the load
@@ -396,6 +415,8 @@ void hornet_check_signed(struct bpf_prog *prog,
 		res->verdict = HORNET_BADMAP;
 		goto out;
 	}
+	hornet_payload_digest(vec, cnt + 1, res->payload);
+	res->has_payload = true;
 	err = hornet_verify_payload(pending->sig, pending->sig_len, vec,
 				    cnt + 1, keyring, res);
 	res->verdict = hornet_classify(err);
@@ -412,7 +433,6 @@ out:
 }
 
 #ifdef CONFIG_SECURITY_HORNET_KUNIT_TEST
-#include <crypto/sha2.h>
 #include <kunit/test.h>
 
 static const struct bpf_insn hornet_test_insns[] = {

@@ -9,6 +9,18 @@
  *	the medians, the ratio of the medians and the median of the ratios
  *	of each round's pair
  *
+ *   nicdiag_load_bench --measure ROUNDS
+ *	what IMA adds (docs/Hornet.rst, "Measurement and attestation"): with
+ *	the IMA rule "measure func=CRITICAL_DATA label=hornet pcr=8 uid=0"
+ *	loaded, time in enforce mode, alternating, ROUNDS load-and-runs whose
+ *	decision is measured (real uid 0) and ROUNDS whose decision is not
+ *	(real uid 1; the effective uid stays 0, so no capability is lost);
+ *	then the same for writes of the mode file, each of which is a new
+ *	state record and extends the PCR. IMA measures a repeated load record
+ *	once, so the loads show the steady state of a host that runs the same
+ *	loaders again and again; the mode writes show what one new entry, its
+ *	TPM extend included, costs.
+ *
  * The skeleton is chosen at build time: BENCH_LSKEL_HEADER names the signed
  * header and BENCH_LSKEL_NAME its skeleton name (nicdiag, or a stand-in
  * while there is no nicdiag to build). open_and_load() runs the signed
@@ -17,6 +29,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,18 +92,94 @@ static double timed_in_mode(const char *mode)
 	return timed_load_and_destroy();
 }
 
+/* Makes the real uid UID, keeping uid 0 effective and saved; exits on error. */
+static void set_real_uid(uid_t uid)
+{
+	if (setresuid(uid, 0, 0))
+		die("setresuid", errno);
+}
+
+/* One timed load-and-run, measured by IMA or not. */
+static double timed_measured(bool measured)
+{
+	double t;
+
+	set_real_uid(measured ? 0 : 1);
+	usleep(SETTLE_US);
+	t = timed_load_and_destroy();
+	set_real_uid(0);
+	return t;
+}
+
+/* One timed write of the mode file ("enforce" again), measured or not. */
+static double timed_mode_write(bool measured)
+{
+	double t0, t1;
+
+	set_real_uid(measured ? 0 : 1);
+	usleep(SETTLE_US);
+	t0 = bench_now_us();
+	set_mode("enforce");
+	t1 = bench_now_us();
+	set_real_uid(0);
+	return t1 - t0;
+}
+
+/*
+ * ROUNDS alternating pairs of FN(true) and FN(false); prints the row NAME
+ * with the medians, the ratio of the medians and the median of the pairs'
+ * ratios.
+ */
+static void measure_rows(const char *name, int rounds,
+			 double (*fn)(bool measured))
+{
+	static double on[MAX_ROUNDS], off[MAX_ROUNDS], pair[MAX_ROUNDS];
+	double m_on, m_off;
+	int i;
+
+	fn(true);
+	fn(false);
+	for (i = 0; i < rounds; i++) {
+		if (i % 2) {
+			off[i] = fn(false);
+			on[i] = fn(true);
+		} else {
+			on[i] = fn(true);
+			off[i] = fn(false);
+		}
+		pair[i] = on[i] / off[i];
+	}
+	m_on = bench_median(on, rounds);
+	m_off = bench_median(off, rounds);
+	printf("%-12s %6d %11.1f %11.1f %11.3f %11.3f\n", name, rounds, m_on,
+	       m_off, m_on / m_off, bench_median(pair, rounds));
+}
+
+static int measure_main(int rounds)
+{
+	set_mode("enforce");
+	measure_rows(SKEL_STR(BENCH_LSKEL_NAME), rounds, timed_measured);
+	measure_rows("mode_write", rounds, timed_mode_write);
+	set_mode("audit");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static double on[MAX_ROUNDS], off[MAX_ROUNDS], pair[MAX_ROUNDS];
 	double m_on, m_off;
 	int i, rounds;
 
-	rounds = argc == 2 ? atoi(argv[1]) : 0;
+	bool measure = argc == 3 && !strcmp(argv[1], "--measure");
+
+	rounds = argc == 2 || measure ? atoi(argv[argc - 1]) : 0;
 	if (rounds < 1 || rounds > MAX_ROUNDS) {
-		fprintf(stderr, "usage: nicdiag_load_bench ROUNDS (1 to %d)\n",
+		fprintf(stderr, "usage: nicdiag_load_bench [--measure] ROUNDS (1 to %d)\n",
 			MAX_ROUNDS);
 		return 2;
 	}
+	if (measure)
+		return measure_main(rounds);
 	/* One untimed load in each mode, to warm caches and the key lookup. */
 	set_mode("enforce");
 	timed_load_and_destroy();

@@ -5,7 +5,7 @@
 . "$(dirname "$0")/nicdiag_lib.sh"
 nd_begin
 
-expect_eq "LSMs" "$(cat /sys/kernel/security/lsm)" "capability,bpf,hornet"
+expect_eq "LSMs" "$(cat /sys/kernel/security/lsm)" "capability,bpf,hornet,ima"
 expect_eq "mode" "$(hornet_mode)" enforce
 nd_count_mix signed
 nd_expect_loader_ok enforce

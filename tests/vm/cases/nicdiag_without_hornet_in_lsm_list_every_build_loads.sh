@@ -7,7 +7,7 @@
 . "$(dirname "$0")/nicdiag_lib.sh"
 nd_begin_no_hornet
 
-expect_eq "LSMs" "$(cat /sys/kernel/security/lsm)" "capability,bpf"
+expect_eq "LSMs" "$(cat /sys/kernel/security/lsm)" "capability,bpf,ima"
 [ ! -e "$HORNET_FS" ] || fail "$HORNET_FS exists although Hornet is not in lsm="
 
 nd_count_mix signed

@@ -1,0 +1,430 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Hornet: measuring decisions into IMA.
+ *
+ * Each decision on a userspace load, and each change of the mode, the
+ * accepted keyrings or the lock, is measured as IMA critical data with the
+ * label "hornet". An IMA policy rule decides whether, and into which PCR:
+ *
+ *   measure func=CRITICAL_DATA label=hornet pcr=8 template=ima-buf
+ *
+ * The buffer of each entry is one line of ASCII, "key=value" pairs in a
+ * fixed order (Documentation/admin-guide/LSM/Hornet.rst):
+ *
+ *   hornet-load:  version=1 mode= verdict= allowed= tag= payload= skid=
+ *                 keyring=
+ *   hornet-state: version=1 seq= mode= keyrings= locked=
+ *
+ * A load record carries no counter, so IMA measures identical decisions
+ * once: the list grows with the distinct loaders a host runs, not with how
+ * often it runs them. A state record carries a sequence number, so that
+ * every change is measured and the last one in the list is the state the
+ * host is in.
+ */
+
+#include <linux/bpf.h>
+#include <linux/ima.h>
+#include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/string.h>
+
+#include "hornet.h"
+
+#define HORNET_IMA_LABEL	"hornet"
+#define HORNET_RECORD_VERSION	1
+
+/*
+ * Both written under hornet_policy_mutex; the load path reads
+ * hornet_state_measured without it first, to skip the mutex once a state
+ * record is in the list.
+ */
+static u64 hornet_state_seq;
+static bool hornet_state_measured;
+
+/**
+ * hornet_signer_skid - find the key id at the end of a signer's description
+ * @desc: "subject: key-id", as the PKCS#7 code describes a trusted signer
+ * @skid: gets the key id, lowercase hex, or "-" if @desc ends in none
+ * @size: the size of @skid, at least 2
+ *
+ * The key id is the certificate's subjectKeyIdentifier; a key whose
+ * certificate has none is described by its serial number instead.
+ */
+void hornet_signer_skid(const char *desc, char *skid, size_t size)
+{
+	const char *id = NULL, *p;
+	size_t len;
+
+	for (p = desc; (p = strstr(p, ": ")); p += 2)
+		id = p + 2;
+	strscpy(skid, "-", size);
+	if (!id)
+		return;
+	len = strlen(id);
+	if (!len || len >= size || strspn(id, "0123456789abcdef") != len)
+		return;
+	memcpy(skid, id, len + 1);
+}
+
+/**
+ * hornet_keyring_name - name the keyring a load asked for, as policy does
+ * @id: keyring_id from the attr
+ *
+ * Return: "builtin", "secondary", "platform" or "user".
+ */
+static const char *hornet_keyring_name(s32 id)
+{
+	switch (id) {
+	case 0:
+		return "builtin";
+	case 1:
+		return "secondary";
+	case 2:
+		return "platform";
+	default:
+		return "user";
+	}
+}
+
+/**
+ * hornet_format_load - write the record of a decision on a userspace load
+ * @buf: the buffer
+ * @size: its size
+ * @tag: the program's tag
+ * @res: the verdict, the payload's digest and the signer
+ * @mode: the mode the load was judged in
+ * @allowed: whether the load goes on
+ *
+ * The payload and the keyring are "-" for a load that carried no
+ * signature, the key id "-" for one that was not verified.
+ *
+ * Return: the length of the record, or -E2BIG if @size is too small.
+ */
+int hornet_format_load(char *buf, size_t size, const u8 *tag,
+		       const struct hornet_result *res, enum hornet_mode mode,
+		       bool allowed)
+{
+	char payload[2 * SHA256_DIGEST_SIZE + 1] = "-";
+	bool is_signed = res->verdict != HORNET_UNSIGNED;
+	bool ok = res->verdict == HORNET_OK;
+	int len;
+
+	if (res->has_payload)
+		bin2hex(payload, res->payload, SHA256_DIGEST_SIZE)[0] = '\0';
+	len = snprintf(buf, size,
+		       "version=%d mode=%s verdict=%s allowed=%d tag=%*phN payload=%s skid=%s keyring=%s",
+		       HORNET_RECORD_VERSION, hornet_mode_name(mode),
+		       hornet_verdict_name(res->verdict), allowed,
+		       BPF_TAG_SIZE, tag, payload,
+		       ok && res->skid[0] ? res->skid : "-",
+		       is_signed ? hornet_keyring_name(res->keyring_id) : "-");
+	return (size_t)len < size ? len : -E2BIG;
+}
+
+/**
+ * hornet_format_state - write the record of Hornet's state
+ * @buf: the buffer
+ * @size: its size
+ * @seq: the record's sequence number
+ * @policy: the state
+ *
+ * Return: the length of the record, or -E2BIG if @size is too small.
+ */
+int hornet_format_state(char *buf, size_t size, u64 seq,
+			const struct hornet_policy *policy)
+{
+	char keyrings[64];
+	int len;
+
+	if (hornet_format_keyrings(policy->keyrings, keyrings,
+				   sizeof(keyrings)) <= 0)
+		strscpy(keyrings, "none", sizeof(keyrings));
+	strreplace(keyrings, ' ', ',');
+	len = snprintf(buf, size, "version=%d seq=%llu mode=%s keyrings=%s locked=%d",
+		       HORNET_RECORD_VERSION, seq, hornet_mode_name(policy->mode),
+		       keyrings, policy->locked);
+	return (size_t)len < size ? len : -E2BIG;
+}
+
+/**
+ * hornet_measure - hand one record to IMA
+ * @event: the event name, "hornet-load" or "hornet-state"
+ * @buf: the record
+ * @len: its length
+ *
+ * Return: 1 if IMA measured it now, 0 if the list holds it already or no
+ * policy rule asks for it, or IMA's error.
+ */
+static int hornet_measure(const char *event, const char *buf, int len)
+{
+	int err;
+
+	err = ima_measure_critical_data(HORNET_IMA_LABEL, event, buf, len,
+					false, NULL, 0);
+	switch (err) {
+	case 0:
+		return 1;
+	case 1:		/* hashed, but no rule asks for the entry */
+	case -ENOENT:	/* no rule asks for it, or IMA is not built in */
+	case -EEXIST:	/* the same entry is in the list already */
+		return 0;
+	default:
+		return err;
+	}
+}
+
+/**
+ * hornet_measure_policy - measure one state record
+ * @policy: the mode, keyrings and lock to record
+ *
+ * The caller holds hornet_policy_mutex.
+ *
+ * Return: 0, or IMA's error.
+ */
+static int hornet_measure_policy(const struct hornet_policy *policy)
+{
+	char buf[HORNET_RECORD_MAX];
+	int len, err;
+
+	lockdep_assert_held(&hornet_policy_mutex);
+	len = hornet_format_state(buf, sizeof(buf), hornet_state_seq + 1,
+				  policy);
+	if (len < 0)
+		return len;
+	err = hornet_measure("hornet-state", buf, len);
+	if (err < 0)
+		return err;
+	if (err) {
+		hornet_state_seq++;
+		WRITE_ONCE(hornet_state_measured, true);
+	}
+	return 0;
+}
+
+/**
+ * hornet_measure_boot_state - measure the state Hornet has had since boot,
+ * unless a state record is in the list already
+ *
+ * The caller holds hornet_policy_mutex. An error is left for the next
+ * record to meet: a list without a state record fails attestation anyway.
+ */
+static void hornet_measure_boot_state(void)
+{
+	if (!hornet_state_measured)
+		hornet_measure_policy(&hornet_policy);
+}
+
+/**
+ * hornet_measure_state - measure the state Hornet is about to be in
+ * @next: the mode, keyrings and lock as they are to be; the caller holds
+ *	  hornet_policy_mutex and makes @next current only if this succeeds
+ *
+ * The state Hornet booted in is measured first, if nothing has measured
+ * it yet, so that the list shows where every change started from.
+ *
+ * Return: 0, or IMA's error; the state must then stay as it is, so that
+ * the list never shows another state than the host's.
+ */
+int hornet_measure_state(const struct hornet_policy *next)
+{
+	hornet_measure_boot_state();
+	return hornet_measure_policy(next);
+}
+
+/**
+ * hornet_measure_load - measure a decision on a userspace load
+ * @prog: the program, tagged
+ * @res: the verdict
+ * @mode: the mode the load was judged in
+ * @allowed: whether the load goes on
+ *
+ * The first record after boot that IMA takes is preceded by one of the
+ * state Hornet is in, so that a list that holds loads always tells the
+ * mode they were made under.
+ *
+ * Return: 0 if the decision is in the list or no rule asks for it, else
+ * IMA's error.
+ */
+int hornet_measure_load(const struct bpf_prog *prog,
+			const struct hornet_result *res, enum hornet_mode mode,
+			bool allowed)
+{
+	char buf[HORNET_RECORD_MAX];
+	int len, err;
+
+	if (!READ_ONCE(hornet_state_measured)) {
+		mutex_lock(&hornet_policy_mutex);
+		hornet_measure_boot_state();
+		mutex_unlock(&hornet_policy_mutex);
+	}
+	len = hornet_format_load(buf, sizeof(buf), prog->tag, res, mode,
+				 allowed);
+	if (len < 0)
+		return len;
+	err = hornet_measure("hornet-load", buf, len);
+	return err < 0 ? err : 0;
+}
+
+#ifdef CONFIG_SECURITY_HORNET_KUNIT_TEST
+#include <kunit/test.h>
+
+static const u8 hornet_test_tag[BPF_TAG_SIZE] = {
+	0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef
+};
+
+/**
+ * hornet_test_load_record_verified - a verified load's record, field by field
+ * @test: the KUnit test context
+ */
+static void hornet_test_load_record_verified(struct kunit *test)
+{
+	struct hornet_result res = {
+		.verdict = HORNET_OK,
+		.keyring_id = 1,
+		.has_payload = true,
+		.skid = "00aa11bb",
+	};
+	char buf[HORNET_RECORD_MAX];
+	int len;
+
+	memset(res.payload, 0x5a, sizeof(res.payload));
+	len = hornet_format_load(buf, sizeof(buf), hornet_test_tag, &res,
+				 HORNET_MODE_ENFORCE, true);
+	KUNIT_EXPECT_STREQ(test, buf,
+			   "version=1 mode=enforce verdict=ok allowed=1 tag=0123456789abcdef payload=5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a skid=00aa11bb keyring=secondary");
+	KUNIT_EXPECT_EQ(test, len, (int)strlen(buf));
+}
+
+/**
+ * hornet_test_load_record_unsigned - an unsigned load names no payload,
+ * signer or keyring, whatever the attr held
+ * @test: the KUnit test context
+ */
+static void hornet_test_load_record_unsigned(struct kunit *test)
+{
+	struct hornet_result res = {
+		.verdict = HORNET_UNSIGNED,
+		.keyring_id = 2,
+		.skid = "00aa11bb",
+	};
+	char buf[HORNET_RECORD_MAX];
+
+	hornet_format_load(buf, sizeof(buf), hornet_test_tag, &res,
+			   HORNET_MODE_AUDIT, true);
+	KUNIT_EXPECT_STREQ(test, buf,
+			   "version=1 mode=audit verdict=unsigned allowed=1 tag=0123456789abcdef payload=- skid=- keyring=-");
+}
+
+/**
+ * hornet_test_load_record_refused - a refused signed load keeps its payload
+ * and keyring, and names no signer
+ * @test: the KUnit test context
+ */
+static void hornet_test_load_record_refused(struct kunit *test)
+{
+	struct hornet_result res = {
+		.verdict = HORNET_BADSIG,
+		.keyring_id = 77,
+		.has_payload = true,
+		.skid = "00aa11bb",
+	};
+	char buf[HORNET_RECORD_MAX];
+
+	hornet_format_load(buf, sizeof(buf), hornet_test_tag, &res,
+			   HORNET_MODE_ENFORCE, false);
+	KUNIT_EXPECT_STREQ(test, buf,
+			   "version=1 mode=enforce verdict=badsig allowed=0 tag=0123456789abcdef payload=0000000000000000000000000000000000000000000000000000000000000000 skid=- keyring=user");
+}
+
+/**
+ * hornet_test_load_record_fits - the longest load record fits the buffer,
+ * and a buffer one byte short is refused, never cut
+ * @test: the KUnit test context
+ */
+static void hornet_test_load_record_fits(struct kunit *test)
+{
+	struct hornet_result res = {
+		.verdict = HORNET_OK,
+		.keyring_id = 1,
+		.has_payload = true,
+	};
+	char buf[HORNET_RECORD_MAX];
+	int len;
+
+	memset(res.skid, 'f', sizeof(res.skid) - 1);
+	len = hornet_format_load(buf, sizeof(buf), hornet_test_tag, &res,
+				 HORNET_MODE_ENFORCE, false);
+	KUNIT_ASSERT_GT(test, len, 0);
+	KUNIT_EXPECT_EQ(test, hornet_format_load(buf, len, hornet_test_tag,
+						 &res, HORNET_MODE_ENFORCE,
+						 false), -E2BIG);
+	KUNIT_EXPECT_EQ(test, hornet_format_load(buf, len + 1, hornet_test_tag,
+						 &res, HORNET_MODE_ENFORCE,
+						 false), len);
+}
+
+/**
+ * hornet_test_state_record - a state record, with its keyrings comma-joined
+ * @test: the KUnit test context
+ */
+static void hornet_test_state_record(struct kunit *test)
+{
+	struct hornet_policy p = {
+		.mode = HORNET_MODE_ENFORCE,
+		.keyrings = HORNET_KEYRING_BUILTIN | HORNET_KEYRING_USER,
+		.locked = true,
+	};
+	char buf[HORNET_RECORD_MAX];
+
+	hornet_format_state(buf, sizeof(buf), 42, &p);
+	KUNIT_EXPECT_STREQ(test, buf,
+			   "version=1 seq=42 mode=enforce keyrings=builtin,user locked=1");
+	p.mode = HORNET_MODE_OFF;
+	p.keyrings = HORNET_KEYRING_ALL;
+	p.locked = false;
+	hornet_format_state(buf, sizeof(buf), 1, &p);
+	KUNIT_EXPECT_STREQ(test, buf,
+			   "version=1 seq=1 mode=off keyrings=builtin,secondary,platform,user locked=0");
+}
+
+/**
+ * hornet_test_signer_skid - the key id is the hex after the last ": "
+ * @test: the KUnit test context
+ */
+static void hornet_test_signer_skid(struct kunit *test)
+{
+	char skid[HORNET_SKID_MAX];
+
+	hornet_signer_skid("Hornet build key: 5c1d00ff", skid, sizeof(skid));
+	KUNIT_EXPECT_STREQ(test, skid, "5c1d00ff");
+	hornet_signer_skid("O=a: b, CN=c: d: 0a0b", skid, sizeof(skid));
+	KUNIT_EXPECT_STREQ(test, skid, "0a0b");
+	hornet_signer_skid("CN=no key id", skid, sizeof(skid));
+	KUNIT_EXPECT_STREQ(test, skid, "-");
+	hornet_signer_skid("CN=x: not-hex", skid, sizeof(skid));
+	KUNIT_EXPECT_STREQ(test, skid, "-");
+	hornet_signer_skid("CN=x: ", skid, sizeof(skid));
+	KUNIT_EXPECT_STREQ(test, skid, "-");
+	hornet_signer_skid("CN=x: 0a0b", skid, 4);
+	KUNIT_EXPECT_STREQ(test, skid, "-");
+	hornet_signer_skid("CN=x: 0a0b", skid, 5);
+	KUNIT_EXPECT_STREQ(test, skid, "0a0b");
+}
+
+static struct kunit_case hornet_measure_test_cases[] = {
+	KUNIT_CASE(hornet_test_load_record_verified),
+	KUNIT_CASE(hornet_test_load_record_unsigned),
+	KUNIT_CASE(hornet_test_load_record_refused),
+	KUNIT_CASE(hornet_test_load_record_fits),
+	KUNIT_CASE(hornet_test_state_record),
+	KUNIT_CASE(hornet_test_signer_skid),
+	{}
+};
+
+static struct kunit_suite hornet_measure_test_suite = {
+	.name = "hornet_measure",
+	.test_cases = hornet_measure_test_cases,
+};
+
+kunit_test_suite(hornet_measure_test_suite);
+#endif /* CONFIG_SECURITY_HORNET_KUNIT_TEST */
