@@ -5,7 +5,7 @@ SHELL := /bin/bash
 ROOT := $(abspath .)
 B := $(ROOT)/build
 
-.PHONY: all deps keys kernel tests check check-debug demo bench fuzz clean help
+.PHONY: all deps keys kernel tests check check-debug demo fleet-demo bench fuzz clean help
 
 all: kernel tests
 
@@ -13,6 +13,7 @@ help:
 	@echo "make demo    build everything, boot the VM, show a light skeleton loading"
 	@echo "make check   build everything and run every host and VM test"
 	@echo "make check-debug  the same on a KASAN/lockdep/kmemleak/UBSAN kernel, plus failslab"
+	@echo "make fleet-demo  three VMs with TPMs attest what they loaded to a verifier"
 	@echo "make bench   measure Hornet's verification cost (not part of check)"
 	@echo "make fuzz    fuzz the lskel header reader for FUZZ_SECONDS (default 1800)"
 	@echo "make kernel  extract, patch, configure and build the kernel, bpftool, libbpf"
@@ -47,6 +48,11 @@ check-debug: tests
 
 demo: tests
 	@$(ROOT)/scripts/demo
+
+# Three VMs, each with its own swtpm, quote what Hornet measured; the
+# verifier on this machine checks each (scripts/fleet-demo).
+fleet-demo: tests
+	@$(ROOT)/scripts/fleet-demo
 
 # The lskel header reader's libFuzzer target, for longer than make check
 # gives it (FUZZ_SECONDS, default 1800: 30 minutes).

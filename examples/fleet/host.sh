@@ -1,0 +1,44 @@
+#!/bin/sh
+# One host of `make fleet-demo`, inside its VM (tests/vm/run, with the
+# host's own swtpm and /add/attest staged by scripts/stage-attest).
+#
+#   host.sh enroll N          write the host's attestation key, send it out
+#   host.sh work N NONCE      load the signed nicdiag in enforce mode (host 3
+#                             then switches to audit and loads the unsigned
+#                             build), quote with NONCE, send the bundle out
+set -e
+attest=/add/attest/hornet-attest
+mode=/sys/kernel/security/hornet/mode
+
+# run_nicdiag BUILD: one report on lo, or show why not and fail.
+run_nicdiag() {
+	if ! "$1" --iface lo --interval 0.1 --count 1 >/dev/null 2>/tmp/nicdiag.err; then
+		sed 's/^/  | /' /tmp/nicdiag.err
+		exit 1
+	fi
+}
+
+case "$1" in
+enroll)
+	"$attest" ak --out /tmp/ak.pem
+	vm-out /tmp/ak.pem
+	;;
+work)
+	h=$2
+	echo "host $h: Hornet's mode is $(cat "$mode")"
+	run_nicdiag nicdiag
+	echo "host $h: the signed nicdiag loaded and reported"
+	if [ "$h" = 3 ]; then
+		echo audit >"$mode"
+		echo "host $h: switched to $(cat "$mode")"
+		run_nicdiag nicdiag-unsigned
+		echo "host $h: the unsigned nicdiag loaded and reported"
+	fi
+	"$attest" quote --nonce "$3" --out /tmp/quote
+	vm-out /tmp/quote
+	;;
+*)
+	echo "usage: host.sh enroll N | work N NONCE" >&2
+	exit 2
+	;;
+esac
