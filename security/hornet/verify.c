@@ -480,32 +480,42 @@ static void hornet_test_payload_order(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vec[2].iov_len, sizeof(hornet_test_value_b));
 }
 
+/*
+ * SHA-256 of hornet_test_insns (b7 00 00 00 07 00 00 00, 95 00 .. 00)
+ * followed by hornet_test_value_b, computed off the kernel with Python's
+ * hashlib.
+ */
+static const u8 hornet_test_payload_sha256[SHA256_DIGEST_SIZE] = {
+	0x93, 0x35, 0x0f, 0x34, 0x03, 0xa7, 0xb0, 0x89,
+	0x67, 0x37, 0x78, 0xaa, 0x70, 0x95, 0xfd, 0x08,
+	0x97, 0x7a, 0x86, 0x43, 0xfa, 0xf7, 0xec, 0x62,
+	0xf6, 0x1c, 0x78, 0x9e, 0xf9, 0x12, 0xf1, 0xb8,
+};
+
 /**
- * hornet_test_payload_digest - hashing the pieces gives the digest of the whole payload
+ * hornet_test_payload_digest - the digest Hornet measures is that of the whole payload
  * @test: the KUnit test context
+ *
+ * hornet_payload_build() and hornet_payload_digest() together give the
+ * SHA-256 of the instructions followed by the value, as computed outside
+ * the kernel; one changed byte of the value changes it.
  */
 static void hornet_test_payload_digest(struct kunit *test)
 {
-	struct hornet_blob blob = hornet_test_blob(hornet_test_value_b,
-						   sizeof(hornet_test_value_b));
-	u8 flat[sizeof(hornet_test_insns) + sizeof(hornet_test_value_b)];
-	u8 want[SHA256_DIGEST_SIZE], got[SHA256_DIGEST_SIZE];
-	struct sha256_state sctx;
+	u8 value[sizeof(hornet_test_value_b)];
+	struct hornet_blob blob = hornet_test_blob(value, sizeof(value));
+	u8 got[SHA256_DIGEST_SIZE];
 	struct kvec vec[2];
-	int i;
 
+	memcpy(value, hornet_test_value_b, sizeof(value));
 	KUNIT_ASSERT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
 						   &blob, 1), 0);
-	memcpy(flat, hornet_test_insns, sizeof(hornet_test_insns));
-	memcpy(flat + sizeof(hornet_test_insns), hornet_test_value_b,
-	       sizeof(hornet_test_value_b));
-	sha256(flat, sizeof(flat), want);
+	hornet_payload_digest(vec, ARRAY_SIZE(vec), got);
+	KUNIT_EXPECT_MEMEQ(test, got, hornet_test_payload_sha256, sizeof(got));
 
-	sha256_init(&sctx);
-	for (i = 0; i < ARRAY_SIZE(vec); i++)
-		sha256_update(&sctx, vec[i].iov_base, vec[i].iov_len);
-	sha256_final(&sctx, got);
-	KUNIT_EXPECT_MEMEQ(test, got, want, sizeof(want));
+	value[31] ^= 1;
+	hornet_payload_digest(vec, ARRAY_SIZE(vec), got);
+	KUNIT_EXPECT_MEMNEQ(test, got, hornet_test_payload_sha256, sizeof(got));
 }
 
 /**
