@@ -11,9 +11,11 @@
 #   - an unsigned loader: never loads;
 #   - the signed light skeleton (lskel_probe-build): loads and runs with
 #     its compiled-in values, or fails cleanly.
-# Each injected failure is counted from the kernel log. Prints a line per
-# case and "failslab: N injected, M wrong" at the end; exits 1 when an
-# outcome was wrong or no failure was injected into a case.
+# Each injected failure is counted from the kernel log. Then IMA's list
+# (the guest's /init measures Hornet's decisions into PCR 8) must hold no
+# admission of an unverified load, and at least one of a verified one.
+# Prints a line per case and "failslab: N injected, M wrong" at the end;
+# exits 1 when an outcome was wrong or no failure was injected into a case.
 set -u
 HDATA=/tests/bin/hornet-data
 FS=/sys/kernel/debug/failslab
@@ -83,5 +85,19 @@ try unsigned '^errno=-[0-9]+ pid=[0-9]+ tag=[0-9a-f]+ $' \
 try skeleton ' load=0 ret=0x600dcafe rodata=0x600dcafe | load=-[0-9]+ ' lskel_probe-build
 
 echo 0 >"$FS/probability"
+
+# IMA (whose allocations on Hornet's path fail too): the list shows no
+# admission of anything but a verified load, and, if a signed load went
+# through, that admission.
+ima=/sys/kernel/security/ima/ascii_runtime_measurements
+recs=$(awk '$1 == 8 && $5 == "hornet-load" { print $6 }' "$ima" |
+	while read -r h; do printf '%s' "$h" | xxd -r -p; echo; done)
+nrec=$(printf '%s\n' "$recs" | grep -c '^version=1 ')
+bad=$(printf '%s\n' "$recs" | grep ' allowed=1 ' | grep -vc ' verdict=ok ')
+oks=$(printf '%s\n' "$recs" | grep ' allowed=1 ' | grep -c ' verdict=ok ')
+echo "failslab: IMA: $nrec load records, $oks admissions, $bad admissions of unverified loads"
+[ "$bad" = 0 ] || wrong=$((wrong + 1))
+[ "$oks" -gt 0 ] || { echo "failslab: IMA: no admission measured"; wrong=$((wrong + 1)); }
+
 echo "failslab: $total injected, $wrong wrong"
 [ "$wrong" = 0 ]
