@@ -8,7 +8,12 @@
 # bound; the verifier reads fd_array once (kernel/bpf/0012). So no load
 # that got the attacker's blob is accepted, the swaps and the grabs really
 # ran, and loads that got the genuine blob still succeed (a fresh genuine
-# blob each round: a verified load seals its blob for itself).
+# blob each round: a verified load seals its blob for itself). The attack
+# landed: some loads bound the attacker's blob (refused, EKEYREJECTED) while
+# F changed under them (rejected_swapped: a dup2() over F completed during
+# the load, an upper bound that hornet_load counts from its swapper's
+# dup2()s), which is when a check that read fd_array again, apart from the
+# verifier, could have found the genuine blob.
 # Control: with Hornet off, the same race binds the attacker's blob.
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
@@ -26,6 +31,9 @@ say "enforce: $out"
 [ "$(field genuine "$out")" -ge 1 ] || fail "no load with the genuine blob succeeded"
 [ "$(field swaps "$out")" -ge 1000 ] || fail "the swapper hardly ran"
 [ "$(field grabs "$out")" -ge 1 ] || fail "the grabber never got a program fd"
+say "loads that bound the attacker's blob while F changed: $(field rejected_swapped "$out")"
+[ "$(field rejected_swapped "$out")" -ge 1 ] ||
+	fail "no load bound the attacker's blob while F changed: the window was never hit"
 # Every refusal is the signature not matching the attacker's blob
 # (EKEYREJECTED), or an earlier round's genuine blob, which that round's
 # load sealed for itself, swapped in (EPERM).

@@ -4,7 +4,13 @@
 # the map the BPF core resolved (bpf_map_access hook, kernel/bpf/0010), not
 # on an fd it looked up itself. No value written during the signed
 # skeleton's run is in its .data or .bss afterwards, while the writes to
-# the decoy go through.
+# the decoy go through. The swap lands in the window it names: some write
+# attempts made during the run began with the decoy in the fd and had
+# another fd dup2()ed over it before they returned (swapped_in_write, an
+# upper bound that lskel_race counts from its swapper's dup2()s; a check
+# that looked the fd up apart from the core's lookup would have had these
+# chances to see the decoy while the core used a hidden map), and some were
+# refused with EPERM (the core's one lookup found one of the loader's maps).
 # Control: in audit mode, with the unsigned skeleton, the same writes land
 # in .data or .bss during the run.
 . "$(dirname "$0")/hornet_lib.sh"
@@ -17,6 +23,11 @@ writes=$(echo "$out" | sed -n 's/^swap writes=\([0-9]*\) .*/\1/p')
 [ "${writes:-0}" -ge 1 ] || fail "no write went through at all: the attack did not run"
 echo "$out" | grep -qx "swap writes=$writes data_in_run=0 bss_in_run=0" ||
 	fail "a write reached the signed skeleton's .data or .bss during its run"
+swapped=$(echo "$out" | sed -n 's/^swap swapped_in_write=\([0-9]*\) refused_in_run=[0-9]*$/\1/p')
+refused=$(echo "$out" | sed -n 's/^swap swapped_in_write=[0-9]* refused_in_run=\([0-9]*\)$/\1/p')
+say "write attempts in the run with a swap landing under them: ${swapped:-none}; refused with EPERM: ${refused:-none}"
+[ "${swapped:-0}" -ge 1 ] || fail "no swap landed while a write was in the kernel: the window was never hit"
+[ "${refused:-0}" -ge 1 ] || fail "no write was refused during the run: the swap never reached the loader's maps"
 expect_audit op=map_update_elem verdict=hidden mode=enforce res=0 errno=-$EPERM \
 	comm=lskel_race-buil
 

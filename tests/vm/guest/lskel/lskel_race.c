@@ -61,8 +61,17 @@
  * slow program exists. After the load it prints
  *   load=0|load=-ERRNO
  *   swap writes=N data_in_run=0|1 bss_in_run=0|1
- * the writes that worked (to the decoy or anything else), and whether
- * .data and .bss hold a value written while the run was certainly going.
+ *   swap swapped_in_write=N refused_in_run=N
+ * the writes that worked (to the decoy or anything else), whether .data
+ * and .bss hold a value written while the run was certainly going, and,
+ * among the write attempts that returned while the run was certainly
+ * going: those that began with the decoy in SWAP_FD and during which a
+ * dup2() of another fd over SWAP_FD completed (the swapper counts its
+ * dup2()s; the writer reads the count just before and just after each
+ * call), which is when a check that looked SWAP_FD up apart from the BPF
+ * core's own lookup could have seen the decoy while the core used another
+ * map; and those refused with EPERM, the core's one lookup having found
+ * one of the loader's maps (hidden by Hornet, or .rodata once frozen).
  *
  * flip MODE writes MODE to Hornet's mode file once the loader has made
  * its first map, and prints
@@ -138,6 +147,9 @@ static atomic_bool stop;
 static uint32_t base_id;
 static uint32_t blob_id;	/* the first map above base_id */
 static atomic_uint swap_writes;
+/* dup2()s over SWAP_FD done; odd while another fd than the decoy is there. */
+static atomic_uint swap_seq;
+static unsigned int swapped_in_write, refused_in_run;
 static int start_after;	/* new maps to wait for: 2 early, 4 late */
 
 static void die(const char *what, int err)
@@ -331,8 +343,12 @@ static void *swap_fds(void *unused)
 			/* Not the blob: see attack_fd(). */
 			if (fd == decoy_fd || lskel_obj_id(fd) == blob_id)
 				continue;
-			dup2(fd, SWAP_FD);
-			dup2(decoy_fd, SWAP_FD);
+			if (dup2(fd, SWAP_FD) < 0)
+				continue;	/* fd is not open */
+			atomic_fetch_add(&swap_seq, 1);
+			if (dup2(decoy_fd, SWAP_FD) < 0)
+				die("dup2 of the decoy", errno);
+			atomic_fetch_add(&swap_seq, 1);
 		}
 	return NULL;
 }
@@ -353,15 +369,27 @@ static void *write_swapped(void *unused)
 	wait_for_maps();
 	loader_id = next_id(BPF_PROG_GET_NEXT_ID, base_prog_id);
 	for (n = 1; n < SWAP_MAX && !atomic_load(&stop) && before_slow_prog(); n++) {
+		unsigned int seq_before, seq_after;
+		bool run;
+		int err;
+
 		value[0] = SWAP_TAG | n;
 		memset(&attr, 0, sizeof(attr));
 		attr.map_fd = SWAP_FD;
 		attr.key = (uint64_t)(uintptr_t)&key;
 		attr.value = (uint64_t)(uintptr_t)value;
-		if (lskel_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr))
+		seq_before = atomic_load(&swap_seq);
+		err = lskel_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr) ? errno : 0;
+		seq_after = atomic_load(&swap_seq);
+		run = before_slow_prog();
+		if (run && !(seq_before & 1) && seq_after != seq_before)
+			swapped_in_write++;
+		if (run && err == EPERM)
+			refused_in_run++;
+		if (err)
 			continue;
 		atomic_fetch_add(&swap_writes, 1);
-		in_run[n] = before_slow_prog();
+		in_run[n] = run;
 	}
 	return NULL;
 }
@@ -407,6 +435,9 @@ static int swap(void)
 		printf("swap writes=%u data_in_run=%d bss_in_run=%d\n",
 		       atomic_load(&swap_writes), landed_in_run(skel->data->mix),
 		       landed_in_run(skel->bss->last));
+	if (!err)
+		printf("swap swapped_in_write=%u refused_in_run=%u\n",
+		       swapped_in_write, refused_in_run);
 	lskel_slow__destroy(skel);
 	return 0;
 }
