@@ -1,18 +1,26 @@
 # vm-append: hornet.mode=enforce
 # Between a signed loader's BPF_PROG_LOAD and its BPF_PROG_RUN, its blob
 # map cannot be reached: no new fd by id or from a pin (Hornet, bpf_map
-# hook), no other signed program that writes it (Hornet's one check after
-# the verifier: badmap, and no ok record before it), no BPF_PROG_BIND_MAP
-# of it (Hornet, bpf hook), no insertion into an array of maps and no map
-# element iterator over it (Hornet, bpf_map hook, which the core asks for
-# both since kernel/bpf/0014). Nor can it
-# be written: no update or batch update, no writable mmap, and no freeze
-# that could race a writer (the BPF core, because Hornet requires the blob
-# frozen: a frozen map has no write access left, so each fails with EPERM).
-# The loader still runs.
-# Controls, in audit mode, unsigned: with the blob frozen, Hornet's steps
-# succeed and the core's still fail; with the blob left unfrozen, every
-# step succeeds.
+# hook), no other signed program that writes it, although that program
+# names the blob in its own fd_array and its signature covers it (Hornet's
+# one check after the verifier: badmap, and no ok record before it; so it
+# never runs), no BPF_PROG_BIND_MAP of it (Hornet, bpf hook), no insertion
+# into an array of maps and no map element iterator over it (Hornet,
+# bpf_map hook, which the core asks for both since kernel/bpf/0014). Nor
+# can it be written: no update or batch update, no writable mmap, and no
+# freeze that could race a writer (the BPF core, because Hornet requires
+# the blob frozen: a frozen map has no write access left, so each fails
+# with EPERM). The loader still runs, and reads its blob as it was signed
+# ("horn").
+# Control, with the same signed programs and the same steps, in audit mode
+# (the one difference: Hornet refuses nothing): the loader is verified
+# (ok), Hornet still judges the writer badmap and the fd by id sealed but
+# lets both through (res=1), Hornet's steps succeed, the writer runs and
+# the loader then reads what the writer wrote (0x41); the core's steps
+# still fail.
+# Second control, the first with the blob left unfrozen (its one
+# difference): every step succeeds, and the loader reads the last update
+# (first byte 0x42).
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 
@@ -24,7 +32,7 @@ attack() {
 }
 out=$(attack "$D/attack-loader.p7s" "$D/attack-writer.p7s" "$D/attack-dummy.p7s") || exit 1
 say "enforce, signed: $out"
-[ "$out" = "loader=0 get_fd_by_id=-$EPERM writer=-$EPERM bind_map=-$EPERM map_in_map=-$EPERM iter=-$EPERM update=-$EPERM update_batch=-$EPERM obj_get=-$EPERM mmap_write=-$EPERM freeze=-$EPERM run=0 " ] ||
+[ "$out" = "loader=0 get_fd_by_id=-$EPERM writer=-$EPERM writer_run=none bind_map=-$EPERM map_in_map=-$EPERM iter=-$EPERM update=-$EPERM update_batch=-$EPERM obj_get=-$EPERM mmap_write=-$EPERM freeze=-$EPERM run=0 read=0x6e726f68 " ] ||
 	fail "enforce: unexpected outcome: $out"
 expect_audit op=map_get_fd map_name=attack_blob verdict=sealed mode=enforce res=0 errno=-$EPERM comm=hornet_attack
 expect_audit prog_name=h_atk_writer verdict=badmap mode=enforce res=0 errno=-$EPERM comm=hornet_attack
@@ -34,12 +42,16 @@ expect_audit op=map_iter map_name=attack_blob verdict=sealed mode=enforce res=0 
 expect_no_audit prog_name=h_atk_writer verdict=ok
 
 echo audit >"$HORNET_FS/mode"
-out=$(attack - - -) || exit 1
-say "audit, unsigned (control): $out"
-[ "$out" = "loader=0 get_fd_by_id=0 writer=0 bind_map=0 map_in_map=0 iter=0 update=-$EPERM update_batch=-$EPERM obj_get=0 mmap_write=-$EPERM freeze=-$EPERM run=0 " ] ||
+out=$(attack "$D/attack-loader.p7s" "$D/attack-writer.p7s" "$D/attack-dummy.p7s") || exit 1
+say "audit, signed (control): $out"
+[ "$out" = "loader=0 get_fd_by_id=0 writer=0 writer_run=0 bind_map=0 map_in_map=0 iter=0 update=-$EPERM update_batch=-$EPERM obj_get=0 mmap_write=-$EPERM freeze=-$EPERM run=0 read=0x41 " ] ||
 	fail "audit control: unexpected outcome: $out"
+expect_audit prog_name=h_atk_loader verdict=ok mode=audit res=1 errno=0 comm=hornet_attack
+expect_audit prog_name=h_atk_writer verdict=badmap mode=audit res=1 errno=-$EPERM comm=hornet_attack
+expect_audit op=map_get_fd map_name=attack_blob verdict=sealed mode=audit res=1 errno=-$EPERM \
+	comm=hornet_attack
 
-out=$(attack - - - unfrozen) || exit 1
-say "audit, unsigned, unfrozen (control): $out"
-[ "$out" = "loader=0 get_fd_by_id=0 writer=0 bind_map=0 map_in_map=0 iter=0 update=0 update_batch=0 obj_get=0 mmap_write=0 freeze=0 run=0 " ] ||
+out=$(attack "$D/attack-loader.p7s" "$D/attack-writer.p7s" "$D/attack-dummy.p7s" unfrozen) || exit 1
+say "audit, signed, unfrozen (control): $out"
+[ "$out" = "loader=0 get_fd_by_id=0 writer=0 writer_run=0 bind_map=0 map_in_map=0 iter=0 update=0 update_batch=0 obj_get=0 mmap_write=0 freeze=0 run=0 read=0x6e726f42 " ] ||
 	fail "audit unfrozen control: unexpected outcome: $out"

@@ -12,8 +12,13 @@
  * run loads the loader with its blob (signed when LOADER_SIG is not "-"),
  * then tries, printing one line per step as NAME=0 or NAME=-ERRNO:
  *   get_fd_by_id   BPF_MAP_GET_FD_BY_ID on the blob's id
- *   writer         load a second program that writes the blob (signed
- *                  when WRITER_SIG is not "-"), found at fd WRITER_FD
+ *   writer         load a second program that writes 0x41 over the blob's
+ *                  first eight bytes (signed when WRITER_SIG is not "-"),
+ *                  which names the blob as its own fd_array[0], as a
+ *                  signed loader does: its signature covers the blob, and
+ *                  only the seal can be the reason to refuse it
+ *   writer_run     BPF_PROG_TEST_RUN of the writer, when it loaded
+ *                  (writer_run=none when it did not)
  *   bind_map       BPF_PROG_BIND_MAP of the blob to a throwaway program
  *                  (signed when DUMMY_SIG is not "-")
  *   map_in_map     BPF_MAP_UPDATE_ELEM that puts the blob into an array of
@@ -22,14 +27,18 @@
  *   iter           BPF_LINK_CREATE of a map element iterator over the
  *                  blob; the iterator program has the throwaway program's
  *                  instructions, so DUMMY_SIG covers it too
- *   update         BPF_MAP_UPDATE_ELEM on the blob through the caller's fd
- *   update_batch   BPF_MAP_UPDATE_BATCH of the blob's one element
+ *   update         BPF_MAP_UPDATE_ELEM on the blob through the caller's fd,
+ *                  with the blob's first byte changed to 0x42
+ *   update_batch   BPF_MAP_UPDATE_BATCH of the same value
  *   obj_get        BPF_OBJ_GET of the blob, pinned by its owner at PIN_PATH
  *                  (the pin itself needs the owner's fd, and is allowed)
  *   mmap_write     a writable shared mmap of the blob (it is mmapable)
  *   freeze         BPF_MAP_FREEZE of the blob, as if to start over: a
  *                  frozen map has no write access left to freeze, so EPERM
  *   run            BPF_PROG_TEST_RUN of the loader
+ * and last read=0xN, the blob's first four bytes (little endian) as the
+ * loader read them in its run: 0x6e726f68 ("horn") for the blob it was
+ * loaded with, 0x41 after the writer, 0x6e726f42 after an update.
  *
  * With "unfrozen" after the signatures, the blob is left writable: the
  * control that shows each step can succeed when nothing protects the blob.
@@ -48,19 +57,28 @@
 #include "blob_map.h"
 #include "../btf_walk.h"
 
-#define WRITER_FD	201
 #define PIN_PATH	"/sys/fs/bpf/hornet_attack_blob"
 #define BLOB_SIZE	64
 
+/* r1 = &blob[0] (fd_array[0]); return *(u32 *)r1 */
 static const struct bpf_insn loader_insns[] = {
+	{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
+	  .src_reg = BPF_PSEUDO_MAP_IDX_VALUE, .imm = 0 },
+	{ 0 },
+	{ .code = BPF_LDX | BPF_MEM | BPF_W, .dst_reg = BPF_REG_0, .src_reg = BPF_REG_1 },
+	{ .code = BPF_JMP | BPF_EXIT },
+};
+
+/* The bind target and the iterator: return 0 */
+static const struct bpf_insn dummy_insns[] = {
 	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
 	{ .code = BPF_JMP | BPF_EXIT },
 };
 
-/* r1 = &blob[0] (map at fd WRITER_FD); *(u64 *)r1 = 0x41; return 0 */
+/* r1 = &blob[0] (fd_array[0]); *(u64 *)r1 = 0x41; return 0 */
 static const struct bpf_insn writer_insns[] = {
 	{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
-	  .src_reg = BPF_PSEUDO_MAP_VALUE, .imm = WRITER_FD },
+	  .src_reg = BPF_PSEUDO_MAP_IDX_VALUE, .imm = 0 },
 	{ 0 },
 	{ .code = BPF_ST | BPF_MEM | BPF_DW, .dst_reg = BPF_REG_1, .imm = 0x41 },
 	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
@@ -176,7 +194,7 @@ static int attach_map_iter(int map_fd, const uint8_t *sig, size_t sig_len)
 	attr.prog_type = BPF_PROG_TYPE_TRACING;
 	attr.expected_attach_type = BPF_TRACE_ITER;
 	attr.attach_btf_id = btf_id;
-	attr.insns = (uintptr_t)loader_insns;
+	attr.insns = (uintptr_t)dummy_insns;
 	attr.insn_cnt = 2;
 	attr.license = (uintptr_t)"GPL";
 	strcpy(attr.prog_name, "h_atk_iter");
@@ -241,6 +259,7 @@ static int cmd_run(const char *loader_sig_path, const char *writer_sig_path,
 	struct bpf_map_info info;
 	union bpf_attr attr;
 	int blob_fd, loader_fd, fd, dummy_fd;
+	uint8_t changed[BLOB_SIZE];
 	uint32_t key = 0;
 	void *mem;
 
@@ -254,7 +273,7 @@ static int cmd_run(const char *loader_sig_path, const char *writer_sig_path,
 		errno = -blob_fd;
 		die("blob map");
 	}
-	loader_fd = load("h_atk_loader", loader_insns, 2, &blob_fd, 1,
+	loader_fd = load("h_atk_loader", loader_insns, 4, &blob_fd, 1,
 			 loader_sig, loader_sig_len);
 	report("loader", loader_fd);
 	if (loader_fd < 0)
@@ -273,13 +292,22 @@ static int cmd_run(const char *loader_sig_path, const char *writer_sig_path,
 	fd = blob_sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
 	report("get_fd_by_id", fd < 0 ? -errno : fd);
 
-	if (dup2(blob_fd, WRITER_FD) != WRITER_FD)
-		die("dup2");
-	fd = load("h_atk_writer", writer_insns, 5, NULL, 0, writer_sig,
+	fd = load("h_atk_writer", writer_insns, 5, &blob_fd, 1, writer_sig,
 		  writer_sig_len);
 	report("writer", fd);
+	if (fd >= 0) {
+		int prog_fd = fd;
 
-	dummy_fd = load("h_atk_dummy", loader_insns, 2, NULL, 0, dummy_sig,
+		memset(&attr, 0, sizeof(attr));
+		attr.test.prog_fd = prog_fd;
+		fd = blob_sys_bpf(BPF_PROG_TEST_RUN, &attr);
+		report("writer_run", fd < 0 ? -errno : (int)attr.test.retval);
+		close(prog_fd);
+	} else {
+		printf("writer_run=none\n");
+	}
+
+	dummy_fd = load("h_atk_dummy", dummy_insns, 2, NULL, 0, dummy_sig,
 			dummy_sig_len);
 	if (dummy_fd >= 0) {
 		memset(&attr, 0, sizeof(attr));
@@ -294,17 +322,19 @@ static int cmd_run(const char *loader_sig_path, const char *writer_sig_path,
 	report("map_in_map", put_in_map_of_maps(blob_fd));
 	report("iter", attach_map_iter(blob_fd, dummy_sig, dummy_sig_len));
 
+	memcpy(changed, blob, sizeof(changed));
+	changed[0] = 0x42;
 	memset(&attr, 0, sizeof(attr));
 	attr.map_fd = blob_fd;
 	attr.key = (uintptr_t)&key;
-	attr.value = (uintptr_t)blob;
+	attr.value = (uintptr_t)changed;
 	fd = blob_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr);
 	report("update", fd < 0 ? -errno : 0);
 
 	memset(&attr, 0, sizeof(attr));
 	attr.batch.map_fd = blob_fd;
 	attr.batch.keys = (uintptr_t)&key;
-	attr.batch.values = (uintptr_t)blob;
+	attr.batch.values = (uintptr_t)changed;
 	attr.batch.count = 1;
 	fd = blob_sys_bpf(BPF_MAP_UPDATE_BATCH, &attr);
 	report("update_batch", fd < 0 ? -errno : 0);
@@ -335,7 +365,9 @@ static int cmd_run(const char *loader_sig_path, const char *writer_sig_path,
 	memset(&attr, 0, sizeof(attr));
 	attr.test.prog_fd = loader_fd;
 	fd = blob_sys_bpf(BPF_PROG_TEST_RUN, &attr);
-	report("run", fd < 0 ? -errno : (int)attr.test.retval);
+	report("run", fd < 0 ? -errno : 0);
+	if (fd >= 0)
+		printf("read=0x%x\n", attr.test.retval);
 	return 0;
 }
 
@@ -347,11 +379,12 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "payload-writer")) {
-		write_file(argv[2], writer_insns, sizeof(writer_insns), NULL, 0);
+		write_file(argv[2], writer_insns, sizeof(writer_insns), blob,
+			   BLOB_SIZE);
 		return 0;
 	}
 	if (argc == 3 && !strcmp(argv[1], "payload-dummy")) {
-		write_file(argv[2], loader_insns, sizeof(loader_insns), NULL, 0);
+		write_file(argv[2], dummy_insns, sizeof(dummy_insns), NULL, 0);
 		return 0;
 	}
 	if (argc == 5 && !strcmp(argv[1], "run"))
