@@ -29,8 +29,8 @@
  * three, and goes on while the verifier works. Before the first, the blob
  * map is not frozen yet; writing it then is another attack, which the
  * signature check catches, and would make the load fail here. Where
- * nothing stops them (a control), early attacks can make the loader's own
- * writes or freeze fail, so a control attacks late.
+ * nothing stops them (a control), early attacks could make the loader's
+ * own writes or freeze fail; the load then reports it.
  *
  * Only attempts that are certainly inside the run count. The slow program
  * is the last thing the loader makes, and program ids only grow: an
