@@ -8,6 +8,9 @@
  *   lskel_race-VARIANT swap       load while fds are swapped under a writer
  *   lskel_race-VARIANT show FILE  load, print FILE (e.g. Hornet's list of
  *                                 live programs) as "show: LINE", destroy
+ *   lskel_race-VARIANT show FILE MARK
+ *                                 the same, and create MARK once the
+ *                                 loader's run has made its first map
  *
  * The loader's run lasts as long as the verifier takes over the slow
  * program, which is the point: its maps exist, with fds in this process's
@@ -96,6 +99,10 @@
  *   second_run=0|-ERRNO         what the second BPF_PROG_RUN returned
  *   second_in_run=0|1           it started before the slow program had an
  *                               id
+ *
+ * show with MARK prints, before the "show:" lines,
+ *   mark_in_run=0|1             MARK was created before the slow program
+ *                               had an id, so while the run was open
  *
  * Exit status 0 whatever happened (the case judges), 1 when something else
  * failed, 2 on bad usage.
@@ -742,19 +749,52 @@ static int run_twice(void)
 	return 0;
 }
 
-static int show(const char *path)
-{
-	struct lskel_slow *skel = lskel_slow__open();
-	int err;
+static const char *mark_path;
+static int mark_in_run;
 
-	if (!skel)
-		die("lskel_slow__open()", errno);
-	err = lskel_slow__load(skel);
-	printf("load=%d\n", err);
-	if (!err)
+/* Create mark_path once the run has made its first map, for a test to wait on. */
+static void *mark_run_open(void *unused)
+{
+	int fd;
+
+	(void)unused;
+	note_loader();
+	if (atomic_load(&stop))
+		return NULL;	/* the load ended first: no mark */
+	fd = open(mark_path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0)
+		die(mark_path, errno);
+	close(fd);
+	mark_in_run = before_slow_prog();
+	return NULL;
+}
+
+static int show(const char *path, const char *mark)
+{
+	struct lskel_slow *skel;
+
+	if (mark) {
+		mark_path = mark;
+		skel = load_with(mark_run_open);
+		printf("mark_in_run=%d\n", mark_in_run);
+	} else {
+		int err;
+
+		skel = lskel_slow__open();
+		if (!skel)
+			die("lskel_slow__open()", errno);
+		err = lskel_slow__load(skel);
+		printf("load=%d\n", err);
+		if (err) {
+			lskel_slow__destroy(skel);
+			skel = NULL;
+		}
+	}
+	if (skel) {
 		if (lskel_show_file(path))
-		die(path, errno);
-	lskel_slow__destroy(skel);
+			die(path, errno);
+		lskel_slow__destroy(skel);
+	}
 	return 0;
 }
 
@@ -768,7 +808,11 @@ int main(int argc, char **argv)
 	if (argc == 2 && !strcmp(argv[1], "swap"))
 		return swap();
 	if (argc == 3 && !strcmp(argv[1], "show"))
-		return show(argv[2]);
+		return show(argv[2], NULL);
+	if (argc == 4 && !strcmp(argv[1], "show")) {
+		start_after = 2;
+		return show(argv[2], argv[3]);
+	}
 	if (argc == 3 && !strcmp(argv[1], "flip")) {
 		start_after = 2;
 		flip_to = argv[2];
@@ -785,7 +829,7 @@ int main(int argc, char **argv)
 	fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
 		"Usage: lskel_race-VARIANT race early|late\n"
 		"       lskel_race-VARIANT swap\n"
-		"       lskel_race-VARIANT show FILE\n"
+		"       lskel_race-VARIANT show FILE [MARK]\n"
 		"       lskel_race-VARIANT flip MODE\n"
 		"       lskel_race-VARIANT rodata-swap\n"
 		"       lskel_race-VARIANT second-run\n"
