@@ -78,7 +78,7 @@ int ha_bundle_parse(const unsigned char *p, size_t len, struct ha_bundle *b, str
 		off += slen;
 	}
 	if (off != len)
-		return ha_fail(e, "%zu trailing bytes after the last section", len - off);
+		return ha_fail(e, "trailing data after the last section (%zu bytes)", len - off);
 	return 0;
 }
 
