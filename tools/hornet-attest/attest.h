@@ -110,8 +110,8 @@ bool ha_ima_digest_ok(const struct ha_ima_entry *ent);
 /* 1 when an ima-buf entry's d-ng digest is that of its buffer; -1 for an
  * algorithm OpenSSL does not know. */
 int ha_ima_buf_digest_ok(const struct ha_ima_entry *ent);
-/* Replays every entry of @pcr from 32 zero bytes. */
-void ha_ima_replay(const struct ha_ima_list *l, uint32_t pcr, unsigned char out[HA_SHA256_LEN]);
+/* Extends @pcr with @ent as the kernel extended the TPM's PCR. */
+void ha_ima_extend(unsigned char pcr[HA_SHA256_LEN], const struct ha_ima_entry *ent);
 
 /* --- records.c --- */
 #define HA_SKID_MAX 64

@@ -186,21 +186,15 @@ int ha_ima_buf_digest_ok(const struct ha_ima_entry *ent)
 	return ok;
 }
 
-void ha_ima_replay(const struct ha_ima_list *l, uint32_t pcr, unsigned char out[HA_SHA256_LEN])
+void ha_ima_extend(unsigned char pcr[HA_SHA256_LEN], const struct ha_ima_entry *ent)
 {
 	unsigned char in[2 * HA_SHA256_LEN];
-	size_t i;
 
-	memset(out, 0, HA_SHA256_LEN);
-	for (i = 0; i < l->n; i++) {
-		if (l->e[i].pcr != pcr)
-			continue;
-		memcpy(in, out, HA_SHA256_LEN);
-		/* A violation is listed with zeros and extended with ones. */
-		if (l->e[i].violation)
-			memset(in + HA_SHA256_LEN, 0xff, HA_SHA256_LEN);
-		else
-			memcpy(in + HA_SHA256_LEN, l->e[i].digest, HA_SHA256_LEN);
-		SHA256(in, sizeof(in), out);
-	}
+	memcpy(in, pcr, HA_SHA256_LEN);
+	/* A violation is listed with zeros and extended with ones. */
+	if (ent->violation)
+		memset(in + HA_SHA256_LEN, 0xff, HA_SHA256_LEN);
+	else
+		memcpy(in + HA_SHA256_LEN, ent->digest, HA_SHA256_LEN);
+	SHA256(in, sizeof(in), pcr);
 }

@@ -182,14 +182,40 @@ static int check_quote(const struct ha_verify_input *in, const struct ha_bundle 
 	return 0;
 }
 
-/* Check 6: the list is what the quoted PCRs say. */
-static int check_list(const struct ha_ima_list *l, const TPMS_ATTEST *att, struct report *rep)
+#define MAX_PCRS (8 * sizeof(((TPMS_PCR_SELECTION *)0)->pcrSelect))
+
+/* H(selected PCRs in ascending order), as in TPMS_QUOTE_INFO.pcrDigest. */
+static int pcr_digest(const TPMS_PCR_SELECTION *sel, unsigned char pcrs[][HA_SHA256_LEN],
+		      unsigned char out[HA_SHA256_LEN])
+{
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	unsigned i;
+	int ok;
+
+	ok = md && EVP_DigestInit_ex(md, EVP_sha256(), NULL);
+	for (i = 0; ok && i < MAX_PCRS; i++)
+		if (selected(sel, i))
+			ok = EVP_DigestUpdate(md, pcrs[i], HA_SHA256_LEN);
+	ok = ok && EVP_DigestFinal_ex(md, out, NULL);
+	EVP_MD_CTX_free(md);
+	return ok ? 0 : -1;
+}
+
+/*
+ * Check 6: the list is what the quoted PCRs say. IMA appends an entry to
+ * its list before it extends the PCR, so a list read around a quote may end
+ * in entries the quote does not cover yet: the longest prefix that replays
+ * to the quote is the quoted list (@quoted entries), and what follows it is
+ * not judged.
+ */
+static int check_list(const struct ha_ima_list *l, const TPMS_ATTEST *att, size_t *quoted,
+		      struct report *rep)
 {
 	const TPMS_PCR_SELECTION *sel = &att->attested.quote.pcrSelect.pcrSelections[0];
 	const TPM2B_DIGEST *want = &att->attested.quote.pcrDigest;
-	unsigned char pcr[HA_SHA256_LEN], digest[HA_SHA256_LEN];
-	unsigned before = rep->n, i;
-	EVP_MD_CTX *md;
+	unsigned char pcrs[MAX_PCRS][HA_SHA256_LEN], digest[HA_SHA256_LEN];
+	unsigned before = rep->n;
+	bool found = false;
 	size_t k;
 	int ok;
 
@@ -206,21 +232,27 @@ static int check_list(const struct ha_ima_list *l, const TPMS_ATTEST *att, struc
 	}
 	if (rep->n != before)
 		return -1;
-	md = EVP_MD_CTX_new();
-	if (!md || !EVP_DigestInit_ex(md, EVP_sha256(), NULL)) {
-		EVP_MD_CTX_free(md);
-		reason(rep, "out of memory");
+	if (want->size != HA_SHA256_LEN) {
+		reason(rep, "measurement list does not replay to the quoted PCRs");
 		return -1;
 	}
-	for (i = 0; i < 8u * sel->sizeofSelect; i++) {
-		if (!selected(sel, i))
-			continue;
-		ha_ima_replay(l, i, pcr);
-		EVP_DigestUpdate(md, pcr, sizeof(pcr));
+	memset(pcrs, 0, sizeof(pcrs));
+	for (k = 0; k <= l->n; k++) {
+		if (k > 0) {
+			if (!selected(sel, l->e[k - 1].pcr))
+				continue;
+			ha_ima_extend(pcrs[l->e[k - 1].pcr], &l->e[k - 1]);
+		}
+		if (pcr_digest(sel, pcrs, digest)) {
+			reason(rep, "out of memory");
+			return -1;
+		}
+		if (!memcmp(want->buffer, digest, HA_SHA256_LEN)) {
+			*quoted = k;
+			found = true;
+		}
 	}
-	EVP_DigestFinal_ex(md, digest, NULL);
-	EVP_MD_CTX_free(md);
-	if (want->size != HA_SHA256_LEN || memcmp(want->buffer, digest, HA_SHA256_LEN)) {
+	if (!found) {
 		reason(rep, "measurement list does not replay to the quoted PCRs");
 		return -1;
 	}
@@ -228,8 +260,8 @@ static int check_list(const struct ha_ima_list *l, const TPMS_ATTEST *att, struc
 }
 
 /* Check 7: Hornet's records against the policy. */
-static void check_policy(const struct ha_ima_list *l, const struct ha_verify_input *in,
-			 struct report *rep)
+static void check_policy(const struct ha_ima_list *l, size_t quoted,
+			 const struct ha_verify_input *in, struct report *rep)
 {
 	const struct ha_policy *pol = in->policy;
 	struct ha_load_record load;
@@ -239,7 +271,7 @@ static void check_policy(const struct ha_ima_list *l, const struct ha_verify_inp
 	struct ha_err e;
 	size_t k;
 
-	for (k = 0; k < l->n; k++) {
+	for (k = 0; k < quoted; k++) {
 		const struct ha_ima_entry *ent = &l->e[k];
 
 		if (ent->pcr != in->hornet_pcr || !ent->has_name || strncmp(ent->name, "hornet-", 7))
@@ -297,6 +329,7 @@ unsigned ha_verify(const struct ha_verify_input *in, FILE *out)
 	struct ha_bundle b;
 	TPMS_ATTEST att;
 	struct ha_err e;
+	size_t quoted = 0;
 
 	if (ha_bundle_parse(in->bundle, in->bundle_len, &b, &e)) {
 		reason(&rep, "malformed bundle: %s", e.msg);
@@ -309,8 +342,8 @@ unsigned ha_verify(const struct ha_verify_input *in, FILE *out)
 		reason(&rep, "malformed measurement list: %s", e.msg);
 		return rep.n;
 	}
-	if (!check_list(&list, &att, &rep))
-		check_policy(&list, in, &rep);
+	if (!check_list(&list, &att, &quoted, &rep))
+		check_policy(&list, quoted, in, &rep);
 	ha_ima_free(&list);
 	return rep.n;
 }

@@ -3,7 +3,7 @@
 binary measurement list (SHA-256 bank, little endian) and the PCR extends
 that the kernel would have made for it.
 
-  mklist.py SPEC LIST EXTENDS [--drop N] [--tamper N]
+  mklist.py SPEC LIST EXTENDS [--drop N] [--tamper N] [--unextended N]
 
 SPEC has one entry a line, '#' comments:
   buf PCR NAME TEXT...   an ima-buf entry measuring the buffer TEXT
@@ -11,7 +11,8 @@ SPEC has one entry a line, '#' comments:
   violation PCR NAME     an ima-ng entry listed as a violation
 --drop N leaves entry N (1-based) out of LIST but not out of EXTENDS;
 --tamper N changes the last byte of entry N's data in LIST but keeps its
-template digest.
+template digest; --unextended N leaves entry N out of EXTENDS only (as IMA
+lists an entry before it extends the PCR).
 """
 import hashlib
 import struct
@@ -44,7 +45,7 @@ def entry(kind, pcr, name, text):
 
 def main():
     args = sys.argv[1:]
-    drop = tamper = None
+    drop = tamper = unextended = None
     if '--drop' in args:
         i = args.index('--drop')
         drop = int(args[i + 1])
@@ -52,6 +53,10 @@ def main():
     if '--tamper' in args:
         i = args.index('--tamper')
         tamper = int(args[i + 1])
+        del args[i:i + 2]
+    if '--unextended' in args:
+        i = args.index('--unextended')
+        unextended = int(args[i + 1])
         del args[i:i + 2]
     spec, out, ext = args
     entries = []
@@ -64,7 +69,8 @@ def main():
                              parts[3] if len(parts) > 3 else ''))
     with open(out, 'wb') as f, open(ext, 'w') as x:
         for n, (pcr, digest, tname, data, extend) in enumerate(entries, 1):
-            x.write('%d %s\n' % (pcr, extend.hex()))
+            if n != unextended:
+                x.write('%d %s\n' % (pcr, extend.hex()))
             if n == drop:
                 continue
             if n == tamper:
