@@ -36,7 +36,7 @@ bundle_edit "$tmp/bundle" "$tmp/attest" 3 'b[:-1]'
 v "hornet-attest: malformed bundle: attest is not one TPMS_ATTEST" "$tmp/attest"
 # The list is not signed, so a broken one reaches the list's own reader.
 bundle_edit "$tmp/bundle" "$tmp/list" 2 'b[:-1]'
-v "hornet-attest: malformed measurement list: entry 8 is truncated" "$tmp/list"
+v "hornet-attest: malformed measurement list: entry 9 is truncated" "$tmp/list"
 bundle_edit "$tmp/bundle" "$tmp/legacy" 2 'bytes(4) + bytes(32) + b"\3\0\0\0ima" + b[b.index(b"ima-ng")+6:]'
 v "hornet-attest: malformed measurement list: entry 1: the legacy 'ima' template is not supported" "$tmp/legacy"
 v "hornet-attest: $tmp/none: cannot open: No such file or directory" "$tmp/none"

@@ -123,10 +123,9 @@ int ha_parse_load_record(const unsigned char *p, size_t len, struct ha_load_reco
 	copy_val(&c, r->payload, sizeof(r->payload));
 	if (take(&c, "skid", false, e))
 		return -1;
-	if (!is(&c, "-") && (c.len % 2 || !all_of(&c, "0123456789abcdef") ||
-			      copy_val(&c, r->skid, sizeof(r->skid))))
+	if ((!is(&c, "-") && (c.len % 2 || !all_of(&c, "0123456789abcdef"))) ||
+	    copy_val(&c, r->skid, sizeof(r->skid)))
 		return bad(e, "skid", &c);
-	copy_val(&c, r->skid, sizeof(r->skid));
 	if (take(&c, "keyring", true, e))
 		return -1;
 	for (ok = false, i = 0; i < sizeof(keyrings) / sizeof(keyrings[0]); i++)

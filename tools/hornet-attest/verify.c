@@ -217,7 +217,6 @@ static int check_list(const struct ha_ima_list *l, const TPMS_ATTEST *att, size_
 	unsigned before = rep->n;
 	bool found = false;
 	size_t k;
-	int ok;
 
 	for (k = 0; k < l->n; k++) {
 		if (l->e[k].violation)
@@ -225,10 +224,6 @@ static int check_list(const struct ha_ima_list *l, const TPMS_ATTEST *att, size_
 		if (!ha_ima_digest_ok(&l->e[k]))
 			reason(rep, "measurement list entry %zu: template digest does not match its template data",
 			       k + 1);
-		else if (l->e[k].has_buf && (ok = ha_ima_buf_digest_ok(&l->e[k])) != 1)
-			reason(rep, "measurement list entry %zu: %s", k + 1, ok < 0 ?
-			       "buffer digest names an unknown algorithm" :
-			       "buffer digest does not match its buffer");
 	}
 	if (rep->n != before)
 		return -1;
@@ -270,6 +265,7 @@ static void check_policy(const struct ha_ima_list *l, size_t quoted,
 	char name[64];
 	struct ha_err e;
 	size_t k;
+	int ok;
 
 	for (k = 0; k < quoted; k++) {
 		const struct ha_ima_entry *ent = &l->e[k];
@@ -284,6 +280,18 @@ static void check_policy(const struct ha_ima_list *l, size_t quoted,
 		if (!ent->has_buf) {
 			reason(rep, "measurement list entry %zu: %s is measured without its record (template %s)",
 			       k + 1, name, ent->template_name);
+			continue;
+		}
+		/*
+		 * Hornet measures its record itself, not a hash of it (other
+		 * critical data, such as SELinux's policy hash, may list a
+		 * digest as the buffer), so d-ng is the digest of the buffer.
+		 */
+		ok = ha_ima_buf_digest_ok(ent);
+		if (ok != 1) {
+			reason(rep, "measurement list entry %zu: %s", k + 1, ok < 0 ?
+			       "buffer digest names an unknown algorithm" :
+			       "buffer digest does not match its buffer");
 			continue;
 		}
 		if (!strcmp(ent->name, "hornet-state")) {

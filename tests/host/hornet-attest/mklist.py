@@ -7,6 +7,9 @@ that the kernel would have made for it.
 
 SPEC has one entry a line, '#' comments:
   buf PCR NAME TEXT...   an ima-buf entry measuring the buffer TEXT
+  badbuf PCR NAME TEXT   the same with a d-ng digest that is not TEXT's
+  hashbuf PCR NAME TEXT  an ima-buf entry listing TEXT's digest as its
+                         buffer (critical data measured with hash=true)
   ng PCR NAME            an ima-ng entry (file data digest made up)
   violation PCR NAME     an ima-ng entry listed as a violation
 --drop N leaves entry N (1-based) out of LIST but not out of EXTENDS;
@@ -24,9 +27,13 @@ def field(b):
 
 
 def entry(kind, pcr, name, text):
-    if kind == 'buf':
+    if kind in ('buf', 'badbuf', 'hashbuf'):
         buf = text.encode()
         d = b'sha256:\0' + hashlib.sha256(buf).digest()
+        if kind == 'badbuf':
+            d = b'sha256:\0' + hashlib.sha256(buf + b'x').digest()
+        if kind == 'hashbuf':
+            buf = hashlib.sha256(buf).digest()
         data = field(d) + field(name.encode() + b'\0') + field(buf)
         tname = b'ima-buf'
     elif kind in ('ng', 'violation'):
