@@ -57,6 +57,13 @@ for opt in "--drop 3" "--tamper 3" "--tamper 8"; do
 	san 0 "$HA" quote --tcti "$TCTI_a" --nonce "$NONCE" --ima-list "$tmp/list" --out "$tmp/b2"
 	san 1 "$HA" "${V[@]}" "$tmp/b2"
 done
+# A last entry the quote does not cover yet: judged without it.
+echo "buf 8 hornet-load version=1 mode=enforce verdict=unsigned allowed=1 tag=1111111111111111 payload=- skid=- keyring=-" \
+	>"$tmp/tail"
+cat "$tmp/spec" "$tmp/tail" >"$tmp/spec-tail"
+python3 "$HA_TESTS/mklist.py" "$tmp/spec-tail" "$tmp/list" "$tmp/ext"
+san 0 "$HA" quote --tcti "$TCTI_a" --nonce "$NONCE" --ima-list "$tmp/list" --out "$tmp/b2"
+san 0 "$HA" "${V[@]}" "$tmp/b2"
 printf 'signer 0badc0de\nmode audit\n' >"$tmp/strict"
 san 1 "$HA" verify --ak "$tmp/a.ak.pem" --nonce "$NONCE" --policy "$tmp/strict" "$tmp/bundle"
 sed -e 's/version=1 mode=enforce verdict=ok/version=1 mode=enforce verdict=o k/' \
