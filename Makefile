@@ -35,6 +35,7 @@ tests: kernel
 	@$(MAKE) --no-print-directory -f $(ROOT)/tests/vm/tests.mk ROOT=$(ROOT)
 	@$(MAKE) --no-print-directory -f $(ROOT)/tests/vm/hornet.mk ROOT=$(ROOT)
 	@$(MAKE) --no-print-directory -C $(ROOT)/tools/lskel-sign O=$(B)/lskel-sign
+	@$(MAKE) --no-print-directory -C $(ROOT)/tools/hornet-attest O=$(B)/hornet-attest
 	@$(MAKE) --no-print-directory -f $(ROOT)/tests/vm/lskel.mk ROOT=$(ROOT)
 	@$(MAKE) --no-print-directory -f $(ROOT)/examples/nicdiag/nicdiag.mk ROOT=$(ROOT)
 

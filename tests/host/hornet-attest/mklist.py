@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Test helper for the hornet_attest_* host tests: writes a synthetic IMA
+binary measurement list (SHA-256 bank, little endian) and the PCR extends
+that the kernel would have made for it.
+
+  mklist.py SPEC LIST EXTENDS [--drop N] [--tamper N] [--unextended N]
+
+SPEC has one entry a line, '#' comments:
+  buf PCR NAME TEXT...   an ima-buf entry measuring the buffer TEXT
+  badbuf PCR NAME TEXT   the same with a d-ng digest that is not TEXT's
+  hashbuf PCR NAME TEXT  an ima-buf entry listing TEXT's digest as its
+                         buffer (critical data measured with hash=true)
+  ng PCR NAME            an ima-ng entry (file data digest made up)
+  violation PCR NAME     an ima-ng entry listed as a violation
+--drop N leaves entry N (1-based) out of LIST but not out of EXTENDS;
+--tamper N changes the last byte of entry N's data in LIST but keeps its
+template digest; --unextended N leaves entry N out of EXTENDS only (as IMA
+lists an entry before it extends the PCR).
+"""
+import hashlib
+import struct
+import sys
+
+
+def field(b):
+    return struct.pack('<I', len(b)) + b
+
+
+def entry(kind, pcr, name, text):
+    if kind in ('buf', 'badbuf', 'hashbuf'):
+        buf = text.encode()
+        d = b'sha256:\0' + hashlib.sha256(buf).digest()
+        if kind == 'badbuf':
+            d = b'sha256:\0' + hashlib.sha256(buf + b'x').digest()
+        if kind == 'hashbuf':
+            buf = hashlib.sha256(buf).digest()
+        data = field(d) + field(name.encode() + b'\0') + field(buf)
+        tname = b'ima-buf'
+    elif kind in ('ng', 'violation'):
+        d = b'sha256:\0' + hashlib.sha256(name.encode()).digest()
+        data = field(d) + field(name.encode() + b'\0')
+        tname = b'ima-ng'
+    else:
+        sys.exit('mklist: unknown kind ' + kind)
+    if kind == 'violation':
+        digest, extend = bytes(32), b'\xff' * 32
+    else:
+        digest = hashlib.sha256(data).digest()
+        extend = digest
+    return pcr, digest, tname, data, extend
+
+
+def main():
+    args = sys.argv[1:]
+    drop = tamper = unextended = None
+    if '--drop' in args:
+        i = args.index('--drop')
+        drop = int(args[i + 1])
+        del args[i:i + 2]
+    if '--tamper' in args:
+        i = args.index('--tamper')
+        tamper = int(args[i + 1])
+        del args[i:i + 2]
+    if '--unextended' in args:
+        i = args.index('--unextended')
+        unextended = int(args[i + 1])
+        del args[i:i + 2]
+    spec, out, ext = args
+    entries = []
+    for line in open(spec):
+        line = line.strip()
+        if not line or line.startswith('#'):
+            continue
+        parts = line.split(' ', 3)
+        entries.append(entry(parts[0], int(parts[1]), parts[2],
+                             parts[3] if len(parts) > 3 else ''))
+    with open(out, 'wb') as f, open(ext, 'w') as x:
+        for n, (pcr, digest, tname, data, extend) in enumerate(entries, 1):
+            if n != unextended:
+                x.write('%d %s\n' % (pcr, extend.hex()))
+            if n == drop:
+                continue
+            if n == tamper:
+                data = data[:-1] + bytes([data[-1] ^ 1])
+            f.write(struct.pack('<I', pcr) + digest +
+                    field(tname) + field(data))
+
+
+main()

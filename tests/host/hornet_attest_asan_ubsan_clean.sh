@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# hornet-attest built with AddressSanitizer (leaks included) and
+# UndefinedBehaviorSanitizer runs ak, quote and verify over the fixtures,
+# the passing case and every kind of refusal, without a report.
+source "$(dirname "$0")/lib.sh"
+SAN_BUILD=$ROOT/build/hornet-attest-san
+make -s -C "$ROOT/tools/hornet-attest" O="$SAN_BUILD" SAN=1 >&2 || fail "cannot build with sanitizers"
+HA=$SAN_BUILD/hornet-attest
+source "$ROOT/tests/host/hornet-attest/lib.sh"
+nm "$HA" >"$tmp/nm"
+grep -q __asan_init "$tmp/nm" || fail "$HA is not built with ASan"
+grep -q __ubsan_handle "$tmp/nm" || fail "$HA is not built with UBSan"
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:exitcode=99
+n=0
+
+# san WANT CMD...: CMD exits WANT and no sanitizer speaks.
+san() {
+	local want=$1 rc
+	shift
+	n=$((n + 1))
+	run_rc rc "$@" >"$tmp/out" 2>"$tmp/err"
+	if grep -q -e 'Sanitizer' -e 'runtime error:' "$tmp/err"; then
+		cat "$tmp/err" >&2
+		fail "sanitizer report from: $*"
+	fi
+	[ "$rc" = "$want" ] || { cat "$tmp/out" "$tmp/err" >&2; fail "'$*': exit $rc, want $want"; }
+}
+
+good_spec "$tmp/spec"
+good_policy "$tmp/policy"
+host a "$tmp/spec"
+san 0 "$HA" ak --tcti "$TCTI_a" --out "$tmp/ak.pem"
+cmp "$tmp/ak.pem" "$tmp/a.ak.pem" || fail "the sanitized build made another key"
+san 0 "$HA" quote --tcti "$TCTI_a" --nonce "$NONCE" --ima-list "$tmp/a.list" --out "$tmp/bundle"
+V=(verify --ak "$tmp/a.ak.pem" --nonce "$NONCE" --policy "$tmp/policy")
+san 0 "$HA" "${V[@]}" "$tmp/bundle"
+san 1 "$HA" verify --ak "$tmp/a.ak.pem" --nonce 0011223344556677 --policy "$tmp/policy" "$tmp/bundle"
+
+# Every kind of broken bundle.
+for edit in "1 b[:-1]" "2 b[:-1]" "2 b+b'x'" "3 b[:-1]" "3 b[:-1]+bytes([b[-1]^1])" \
+	"4 b[:-1]" "4 b[:-1]+bytes([b[-1]^1])" "5 b[:-1]" "5 b[:-1]+bytes([b[-1]^1])" "2 b''"; do
+	bundle_edit "$tmp/bundle" "$tmp/bad" "${edit%% *}" "${edit#* }"
+	san 1 "$HA" "${V[@]}" "$tmp/bad"
+done
+size=$(stat -c %s "$tmp/bundle")
+for cut in 0 7 12 20 40 $((size / 2)) $((size - 1)); do
+	head -c "$cut" "$tmp/bundle" >"$tmp/cut"
+	san 1 "$HA" "${V[@]}" "$tmp/cut"
+done
+san 1 "$HA" "${V[@]}" "$tmp/none"
+
+# Lists that fail, and a policy that refuses.
+for opt in "--drop 3" "--tamper 3" "--tamper 8"; do
+	# shellcheck disable=SC2086
+	python3 "$HA_TESTS/mklist.py" "$tmp/spec" "$tmp/list" "$tmp/ext" $opt
+	san 0 "$HA" quote --tcti "$TCTI_a" --nonce "$NONCE" --ima-list "$tmp/list" --out "$tmp/b2"
+	san 1 "$HA" "${V[@]}" "$tmp/b2"
+done
+# A last entry the quote does not cover yet: judged without it.
+echo "buf 8 hornet-load version=1 mode=enforce verdict=unsigned allowed=1 tag=1111111111111111 payload=- skid=- keyring=-" \
+	>"$tmp/tail"
+cat "$tmp/spec" "$tmp/tail" >"$tmp/spec-tail"
+python3 "$HA_TESTS/mklist.py" "$tmp/spec-tail" "$tmp/list" "$tmp/ext"
+san 0 "$HA" quote --tcti "$TCTI_a" --nonce "$NONCE" --ima-list "$tmp/list" --out "$tmp/b2"
+san 0 "$HA" "${V[@]}" "$tmp/b2"
+printf 'signer 0badc0de\nmode audit\n' >"$tmp/strict"
+san 1 "$HA" verify --ak "$tmp/a.ak.pem" --nonce "$NONCE" --policy "$tmp/strict" "$tmp/bundle"
+sed -e 's/version=1 mode=enforce verdict=ok/version=1 mode=enforce verdict=o k/' \
+	-e 's/hornet-load \(.*allowed=0\)/hornet-lode \1/' -e 's/seq=2/seq=7/' "$tmp/spec" >"$tmp/spec-bad"
+host b "$tmp/spec-bad"
+san 0 "$HA" quote --tcti "$TCTI_b" --nonce "$NONCE" --ima-list "$tmp/b.list" --out "$tmp/b3"
+san 1 "$HA" verify --ak "$tmp/b.ak.pem" --nonce "$NONCE" --policy "$tmp/policy" "$tmp/b3"
+[ "$(wc -l <"$tmp/out")" = 3 ] || { cat "$tmp/out" >&2; fail "want three reasons"; }
+
+# Refusals: policy, key, command line, output, TPM.
+printf 'signer ab\nmode enforce\nmode audit\n' >"$tmp/p2"
+san 2 "$HA" verify --ak "$tmp/a.ak.pem" --nonce "$NONCE" --policy "$tmp/p2" "$tmp/bundle"
+san 2 "$HA" verify --ak "$tmp/policy" --nonce "$NONCE" --policy "$tmp/policy" "$tmp/bundle"
+san 2 "$HA" verify --ak "$tmp/a.ak.pem" --nonce 00 --policy "$tmp/policy" "$tmp/bundle"
+san 2 "$HA" quote --out x --nonce "$NONCE" --pcr 10
+san 2 "$HA" bogus
+san 0 "$HA" --help
+san 1 "$HA" ak --tcti "$TCTI_a" --out /dev/null
+san 1 "$HA" quote --tcti "$TCTI_a" --nonce "$NONCE" --ima-list "$tmp/none" --out "$tmp/b4"
+san 1 "$HA" ak --tcti "swtpm:host=127.0.0.1,port=1" --out "$tmp/x.pem"
+echo "PASS ($n runs)"

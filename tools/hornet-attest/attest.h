@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * hornet-attest: what the modules share. Each function that can fail fills
+ * a struct ha_err with one line and returns -1; the caller adds context.
+ *
+ *   fileio.c   whole-file reads, atomic writes
+ *   bundle.c   the quote bundle: HORNETQ1 header and TLV sections
+ *   imalog.c   IMA's binary measurement list: parse and replay
+ *   records.c  Hornet's hornet-load and hornet-state records
+ *   policy.c   the verifier's policy file
+ *   ak.c       the attestation key: template, PEM, TPM public to OpenSSL
+ *   tpm.c      everything that talks to the TPM (ESAPI)
+ *   verify.c   the checks of `hornet-attest verify`
+ */
+#ifndef HORNET_ATTEST_H
+#define HORNET_ATTEST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <openssl/evp.h>
+#include <tss2/tss2_tpm2_types.h>
+
+#define PROG "hornet-attest"
+
+#if defined(__GNUC__)
+#define HA_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define HA_PRINTF(a, b)
+#endif
+
+struct ha_err {
+	char msg[512];
+};
+
+/* Sets the message and returns -1. */
+int ha_fail(struct ha_err *e, const char *fmt, ...) HA_PRINTF(2, 3);
+
+struct ha_buf {
+	unsigned char *p;
+	size_t len;
+};
+
+/* --- fileio.c --- */
+/* Reads all of @path (a regular file or a pseudo-file of unknown size),
+ * at most @max bytes. */
+int ha_read_file(const char *path, size_t max, struct ha_buf *out, struct ha_err *e);
+/* Writes @len bytes to @path through a temporary file beside it, fsync and
+ * rename; refuses to replace anything but a regular file. */
+int ha_write_file_atomic(const char *path, const void *p, size_t len, struct ha_err *e);
+/* Lowercase or uppercase hex of exactly 2*@len digits into @out. */
+int ha_unhex(const char *s, size_t slen, unsigned char *out, size_t len);
+void ha_hex(const unsigned char *p, size_t len, char *out);
+
+/* --- bundle.c --- */
+#define HA_NONCE_MIN 8
+#define HA_NONCE_MAX 64
+#define HA_BUNDLE_MAX (256u << 20)
+
+enum ha_section {
+	HA_SEC_NONCE = 1,
+	HA_SEC_IMA_LIST = 2,
+	HA_SEC_ATTEST = 3,
+	HA_SEC_SIGNATURE = 4,
+	HA_SEC_AK_PUBLIC = 5,
+	HA_SEC_COUNT = 5
+};
+
+struct ha_bundle {
+	/* Indexed by enum ha_section; pointers into the bundle's bytes. */
+	const unsigned char *sec[HA_SEC_COUNT + 1];
+	size_t sec_len[HA_SEC_COUNT + 1];
+};
+
+int ha_bundle_parse(const unsigned char *p, size_t len, struct ha_bundle *b, struct ha_err *e);
+int ha_bundle_build(const struct ha_bundle *b, struct ha_buf *out, struct ha_err *e);
+
+/* --- imalog.c --- */
+#define HA_SHA256_LEN 32
+
+struct ha_ima_entry {
+	uint32_t pcr;
+	const unsigned char *digest;	/* HA_SHA256_LEN bytes */
+	char template_name[16];
+	const unsigned char *data;	/* template data, length prefixes included */
+	size_t data_len;
+	bool violation;			/* all-zero template digest */
+	/* For ima-ng, ima-buf, ima-sig and ima-modsig: */
+	bool has_name;
+	const unsigned char *dng;	/* "algo:\0" + digest */
+	size_t dng_len;
+	const char *name;		/* event name, NUL-terminated in the list */
+	/* ima-buf only: */
+	bool has_buf;
+	const unsigned char *buf;
+	size_t buf_len;
+};
+
+struct ha_ima_list {
+	struct ha_ima_entry *e;
+	size_t n;
+};
+
+int ha_ima_parse(const unsigned char *p, size_t len, struct ha_ima_list *l, struct ha_err *e);
+void ha_ima_free(struct ha_ima_list *l);
+/* 1 when the template digest is SHA-256 of the template data. */
+bool ha_ima_digest_ok(const struct ha_ima_entry *ent);
+/* 1 when an ima-buf entry's d-ng digest is that of its buffer; -1 for an
+ * algorithm OpenSSL does not know. */
+int ha_ima_buf_digest_ok(const struct ha_ima_entry *ent);
+/* Extends @pcr with @ent as the kernel extended the TPM's PCR. */
+void ha_ima_extend(unsigned char pcr[HA_SHA256_LEN], const struct ha_ima_entry *ent);
+
+/* --- records.c --- */
+#define HA_SKID_MAX 64
+
+enum ha_keyring {
+	HA_KR_BUILTIN = 1 << 0,
+	HA_KR_SECONDARY = 1 << 1,
+	HA_KR_PLATFORM = 1 << 2,
+	HA_KR_USER = 1 << 3,
+};
+
+struct ha_load_record {
+	char mode[8];			/* audit, enforce */
+	char verdict[32];
+	bool allowed;
+	char tag[17];
+	char payload[65];		/* or "-" */
+	char skid[2 * HA_SKID_MAX + 1];	/* lowercase hex, or "-" */
+	char keyring[10];		/* builtin ... user, or "-" */
+};
+
+struct ha_state_record {
+	uint64_t seq;
+	char mode[8];			/* off, audit, enforce */
+	unsigned keyrings;		/* enum ha_keyring bits */
+	bool locked;
+};
+
+int ha_parse_load_record(const unsigned char *p, size_t len, struct ha_load_record *r, struct ha_err *e);
+int ha_parse_state_record(const unsigned char *p, size_t len, struct ha_state_record *r, struct ha_err *e);
+
+/* --- policy.c --- */
+struct ha_policy {
+	char (*signers)[2 * HA_SKID_MAX + 1];	/* lowercase */
+	size_t nsigners;
+	char mode[8];
+	bool tolerate_unverified;
+};
+
+int ha_policy_load(const char *path, struct ha_policy *p, struct ha_err *e);
+void ha_policy_free(struct ha_policy *p);
+bool ha_policy_accepts_signer(const struct ha_policy *p, const char *skid);
+
+/* --- ak.c --- */
+/* The attestation key's template: a restricted ECDSA P-256/SHA-256 key. */
+void ha_ak_template(TPM2B_PUBLIC *pub);
+/* 0 when @pub is a restricted signing key with the template's attributes
+ * and scheme; else -1 and why not. */
+int ha_ak_check_attributes(const TPMT_PUBLIC *pub, struct ha_err *e);
+/* The public key of @pub for OpenSSL. */
+EVP_PKEY *ha_ak_to_pkey(const TPMT_PUBLIC *pub, struct ha_err *e);
+/* The qualified name of @pub as a primary key of the endorsement hierarchy. */
+int ha_ak_qualified_name(const TPMT_PUBLIC *pub, TPM2B_NAME *qn, struct ha_err *e);
+EVP_PKEY *ha_ak_read_pem(const char *path, struct ha_err *e);
+int ha_ak_pem(EVP_PKEY *k, struct ha_buf *out, struct ha_err *e);
+
+/* --- tpm.c --- */
+#define HA_DEFAULT_TCTI "device:/dev/tpmrm0"
+#define HA_DEFAULT_IMA_LIST "/sys/kernel/security/ima/binary_runtime_measurements_sha256"
+
+struct ha_tpm;
+struct ha_tpm *ha_tpm_open(const char *tcti, struct ha_err *e);
+void ha_tpm_close(struct ha_tpm *t);
+/* Creates the AK (a primary key); its public part in @pub. */
+int ha_tpm_create_ak(struct ha_tpm *t, TPM2B_PUBLIC *pub, struct ha_err *e);
+/* Quotes sha256 PCRs @pcr and 10 with the AK; @attest and @sig are marshalled. */
+int ha_tpm_quote(struct ha_tpm *t, const unsigned char *nonce, size_t nonce_len,
+		 unsigned pcr, struct ha_buf *attest, struct ha_buf *sig, struct ha_err *e);
+
+/* --- verify.c --- */
+#define HA_IMA_PCR 10
+
+struct ha_verify_input {
+	EVP_PKEY *ak;
+	const unsigned char *nonce;
+	size_t nonce_len;
+	unsigned hornet_pcr;
+	const struct ha_policy *policy;
+	const unsigned char *bundle;
+	size_t bundle_len;
+};
+
+/* Prints one "hornet-attest: REASON" line to @out per failed check and
+ * returns how many it printed. */
+unsigned ha_verify(const struct ha_verify_input *in, FILE *out);
+
+#endif

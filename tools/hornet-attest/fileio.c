@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Whole-file reads and atomic writes. A pseudo-file such as IMA's list has
+ * no size in stat(), so reads grow their buffer until EOF.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "attest.h"
+
+int ha_fail(struct ha_err *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int ha_read_file(const char *path, size_t max, struct ha_buf *out, struct ha_err *e)
+{
+	size_t cap = 65536, len = 0;
+	unsigned char *p = NULL, *np;
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return ha_fail(e, "%s: cannot open: %s", path, strerror(errno));
+	if (fstat(fd, &st) || S_ISDIR(st.st_mode)) {
+		close(fd);
+		return ha_fail(e, "%s: not a file", path);
+	}
+	for (;;) {
+		if (!p || len == cap) {
+			if (p)
+				cap *= 2;
+			np = realloc(p, cap);
+			if (!np) {
+				free(p);
+				close(fd);
+				return ha_fail(e, "%s: out of memory", path);
+			}
+			p = np;
+		}
+		n = read(fd, p + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			free(p);
+			close(fd);
+			return ha_fail(e, "%s: cannot read: %s", path, strerror(err));
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+		if (len > max) {
+			free(p);
+			close(fd);
+			return ha_fail(e, "%s: larger than %zu bytes", path, max);
+		}
+	}
+	close(fd);
+	out->p = p;
+	out->len = len;
+	return 0;
+}
+
+static int write_all(int fd, const unsigned char *p, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int ha_write_file_atomic(const char *path, const void *p, size_t len, struct ha_err *e)
+{
+	char *tmp, *dcopy;
+	struct stat st;
+	mode_t mask;
+	int fd, dfd, err;
+
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return ha_fail(e, "%s: not a regular file; refusing to replace it", path);
+	tmp = malloc(strlen(path) + sizeof(".tmp.XXXXXX"));
+	if (!tmp)
+		return ha_fail(e, "%s: out of memory", path);
+	strcpy(tmp, path);
+	strcat(tmp, ".tmp.XXXXXX");
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		err = errno;
+		free(tmp);
+		return ha_fail(e, "%s: cannot create a temporary file beside it: %s",
+			       path, strerror(err));
+	}
+	/* mkstemp makes 0600; a new file follows the umask like any other. */
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) || write_all(fd, p, len) || fsync(fd)) {
+		err = errno;
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return ha_fail(e, "%s: cannot write: %s", path, strerror(err));
+	}
+	if (close(fd) || rename(tmp, path)) {
+		err = errno;
+		unlink(tmp);
+		free(tmp);
+		return ha_fail(e, "%s: cannot write: %s", path, strerror(err));
+	}
+	free(tmp);
+	/* The rename is durable once the directory is. */
+	dcopy = strdup(path);
+	if (dcopy) {
+		dfd = open(dirname(dcopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd >= 0) {
+			fsync(dfd);
+			close(dfd);
+		}
+		free(dcopy);
+	}
+	return 0;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int ha_unhex(const char *s, size_t slen, unsigned char *out, size_t len)
+{
+	size_t i;
+	int hi, lo;
+
+	if (slen != 2 * len)
+		return -1;
+	for (i = 0; i < len; i++) {
+		hi = hexval(s[2 * i]);
+		lo = hexval(s[2 * i + 1]);
+		if (hi < 0 || lo < 0)
+			return -1;
+		out[i] = (unsigned char)(hi << 4 | lo);
+	}
+	return 0;
+}
+
+void ha_hex(const unsigned char *p, size_t len, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		out[2 * i] = digits[p[i] >> 4];
+		out[2 * i + 1] = digits[p[i] & 15];
+	}
+	out[2 * len] = '\0';
+}

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The verifier's policy: one directive a line, '#' starts a comment.
+ *
+ *   signer HEX                  an accepted subject key id (one or more)
+ *   mode off|audit|enforce      the mode Hornet must last have been in (once)
+ *   unverified refuse|tolerate  admitted unverified loads fail the host
+ *                               (refuse, the default) or do not
+ *
+ * Every mistake is reported with its line number.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "attest.h"
+
+#define POLICY_MAX (1u << 20)
+
+static int directive(struct ha_policy *p, char *line, const char *path, unsigned lineno,
+		     bool *seen_unverified, struct ha_err *e)
+{
+	char *words[3], *s = line, *kw, *arg;
+	unsigned n = 0;
+	size_t i, len;
+	void *ns;
+
+	while (n < 3) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		words[n++] = s;
+		while (*s && *s != ' ' && *s != '\t')
+			s++;
+		if (*s)
+			*s++ = '\0';
+	}
+	if (n == 0)
+		return 0;
+	kw = words[0];
+	if (n != 2)
+		return ha_fail(e, "%s:%u: '%s' takes one argument", path, lineno, kw);
+	arg = words[1];
+	if (!strcmp(kw, "signer")) {
+		len = strlen(arg);
+		if (len == 0 || len % 2 || len > 2 * HA_SKID_MAX)
+			return ha_fail(e, "%s:%u: signer '%s' is not a subject key id in hex", path, lineno, arg);
+		for (i = 0; i < len; i++) {
+			if (!isxdigit((unsigned char)arg[i]))
+				return ha_fail(e, "%s:%u: signer '%s' is not a subject key id in hex",
+					       path, lineno, arg);
+			arg[i] = (char)tolower((unsigned char)arg[i]);
+		}
+		ns = realloc(p->signers, (p->nsigners + 1) * sizeof(*p->signers));
+		if (!ns)
+			return ha_fail(e, "out of memory");
+		p->signers = ns;
+		strcpy(p->signers[p->nsigners++], arg);
+	} else if (!strcmp(kw, "mode")) {
+		if (p->mode[0])
+			return ha_fail(e, "%s:%u: a second 'mode' line", path, lineno);
+		if (strcmp(arg, "off") && strcmp(arg, "audit") && strcmp(arg, "enforce"))
+			return ha_fail(e, "%s:%u: mode '%s': want off, audit or enforce", path, lineno, arg);
+		strcpy(p->mode, arg);
+	} else if (!strcmp(kw, "unverified")) {
+		if (*seen_unverified)
+			return ha_fail(e, "%s:%u: a second 'unverified' line", path, lineno);
+		*seen_unverified = true;
+		if (strcmp(arg, "refuse") && strcmp(arg, "tolerate"))
+			return ha_fail(e, "%s:%u: unverified '%s': want refuse or tolerate",
+				       path, lineno, arg);
+		p->tolerate_unverified = !strcmp(arg, "tolerate");
+	} else {
+		return ha_fail(e, "%s:%u: unknown keyword '%s'", path, lineno, kw);
+	}
+	return 0;
+}
+
+int ha_policy_load(const char *path, struct ha_policy *p, struct ha_err *e)
+{
+	struct ha_buf text;
+	bool seen_unverified = false;
+	unsigned lineno = 0;
+	char *s, *nl, *hash;
+	int rc = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (ha_read_file(path, POLICY_MAX, &text, e))
+		return -1;
+	if (memchr(text.p, '\0', text.len)) {
+		free(text.p);
+		return ha_fail(e, "%s: holds a NUL byte", path);
+	}
+	/* One spare byte for the terminator. */
+	s = realloc(text.p, text.len + 1);
+	if (!s) {
+		free(text.p);
+		return ha_fail(e, "out of memory");
+	}
+	s[text.len] = '\0';
+	text.p = (unsigned char *)s;
+	while (*s) {
+		lineno++;
+		nl = strchr(s, '\n');
+		if (nl)
+			*nl = '\0';
+		hash = strchr(s, '#');
+		if (hash)
+			*hash = '\0';
+		rc = directive(p, s, path, lineno, &seen_unverified, e);
+		if (rc || !nl)
+			break;
+		s = nl + 1;
+	}
+	free(text.p);
+	if (!rc && !p->nsigners)
+		rc = ha_fail(e, "%s: no 'signer' line", path);
+	if (!rc && !p->mode[0])
+		rc = ha_fail(e, "%s: no 'mode' line", path);
+	if (rc)
+		ha_policy_free(p);
+	return rc;
+}
+
+void ha_policy_free(struct ha_policy *p)
+{
+	free(p->signers);
+	p->signers = NULL;
+	p->nsigners = 0;
+}
+
+bool ha_policy_accepts_signer(const struct ha_policy *p, const char *skid)
+{
+	size_t i;
+
+	for (i = 0; i < p->nsigners; i++)
+		if (!strcmp(p->signers[i], skid))
+			return true;
+	return false;
+}
