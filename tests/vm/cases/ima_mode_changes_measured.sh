@@ -3,7 +3,8 @@
 # booted in (before the first change), each mode write, each keyrings
 # write and the lock. A write Hornet refuses (a bad value, or any write
 # once locked) changes nothing and is not measured. The last record is the
-# state the mode and keyrings files show.
+# state the mode and keyrings files show, and IMA's list replays to PCR 8.
+# vm-opts: --tpm
 # vm-append: hornet.mode=enforce hornet_vm.own_boot=ima_mode_changes
 . "$(dirname "$0")/ima_lib.sh"
 hornet_begin
@@ -30,3 +31,4 @@ version=1 seq=5 mode=enforce keyrings=builtin,secondary locked=0
 version=1 seq=6 mode=enforce keyrings=builtin,secondary locked=1"
 expect_eq "mode file" "$(hornet_mode)" "enforce locked"
 expect_eq "keyrings file" "$(hornet_keyrings)" "builtin secondary"
+expect_pcr_replays "after the state changes"

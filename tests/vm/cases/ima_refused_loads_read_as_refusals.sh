@@ -4,7 +4,9 @@
 # the digest of the payload it carried) and the stranger-signed build
 # (unknownkey). Control: the signed build, measured as verdict=ok
 # allowed=1 with its payload's digest and the build key's key id, which is
-# also the key id ending the audit record's signer.
+# also the key id ending the audit record's signer. IMA's list replays to
+# PCR 8.
+# vm-opts: --tpm
 # vm-append: hornet.mode=enforce hornet_vm.own_boot=ima_refused_loads
 . "$(dirname "$0")/ima_lib.sh"
 nd_begin
@@ -34,3 +36,4 @@ $(ima_load_record enforce ok 1 "$(ima_expect signed)" "$skid" builtin)"
 expect_new_records hornet-load 0 "$want"
 expect_eq "state records" "$(ima_records hornet-state)" \
 	"version=1 seq=1 mode=enforce keyrings=builtin,secondary locked=0"
+expect_pcr_replays "after the refusals and the admission"
