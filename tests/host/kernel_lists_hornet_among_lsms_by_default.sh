@@ -5,4 +5,6 @@ source "$(dirname "$0")/lib.sh"
 
 run_rc rc "$VMRUN" -- cat /sys/kernel/security/lsm >"$tmp/out"
 expect_eq "status" "$rc" 0
-expect_eq "LSM list" "$(tr -d '\r' <"$tmp/out")" "capability,bpf,hornet,ima"
+# The console may run the kernel's last lines onto the list's: take the list.
+expect_eq "LSM list" "$(tr -d '\r' <"$tmp/out" | grep -o '^capability[a-z,]*' | head -n 1)" \
+	"capability,bpf,hornet,ima"
