@@ -23,7 +23,7 @@ IMA_LIST=/sys/kernel/security/ima/ascii_runtime_measurements
 IMA_LIST_SHA256=/sys/kernel/security/ima/ascii_runtime_measurements_sha256
 IMA_PCR=8
 IMA_ZERO=0000000000000000000000000000000000000000000000000000000000000000
-# The build's expected payload digests and build key id (nicdiag.mk).
+# The build's expected payload digests (nicdiag.mk).
 IMA_EXPECT=/tests/bin/nicdiag.measured
 
 # ima_records EVENT: the buffer of each PCR 8 entry named EVENT, one a
@@ -69,8 +69,8 @@ expect_pcr_replays() {
 	expect_eq "$1: PCR $IMA_PCR against the list's replay" "$(ima_replay "$IMA_PCR")" "$_tpm"
 }
 
-# ima_expect NAME: a value from nicdiag.measured: "signed", "tampered",
-# "stranger" (payload digests) or "skid".
+# ima_expect NAME: a payload digest from nicdiag.measured: "signed",
+# "tampered" or "stranger".
 ima_expect() {
 	_v=$(sed -n "s/^$1 \([0-9a-f]*\)$/\1/p" "$IMA_EXPECT")
 	[ -n "$_v" ] || fail "no '$1' line in $IMA_EXPECT"

@@ -28,7 +28,7 @@ $(ima_load_record enforce unknownkey 0 "$(ima_expect stranger)" - builtin)"
 nd_run signed --iface lo --interval 0.1 --count 1 --json
 expect_eq "exit status of the signed nicdiag" "$ND_RC" 0
 nd_expect_loader_ok enforce
-skid=$(ima_expect skid)
+skid=$(cat "$HDATA/build.skid")
 expect_eq "key id ending the audit record's signer" "$(audit_field signer | sed 's/.*: //')" "$skid"
 want="$want
 $(ima_load_record enforce ok 1 "$(ima_expect signed)" "$skid" builtin)"
