@@ -114,20 +114,12 @@ static void hornet_audit_task(struct audit_buffer *ab)
  */
 static void hornet_audit_keyring(struct audit_buffer *ab, s32 id)
 {
-	switch (id) {
-	case 0:
-		audit_log_format(ab, " keyring=builtin");
-		break;
-	case 1:
-		audit_log_format(ab, " keyring=secondary");
-		break;
-	case 2:
-		audit_log_format(ab, " keyring=platform");
-		break;
-	default:
+	const char *name = hornet_keyring_name(id);
+
+	if (name)
+		audit_log_format(ab, " keyring=%s", name);
+	else
 		audit_log_format(ab, " keyring=%d", id);
-		break;
-	}
 }
 
 /**

@@ -284,6 +284,7 @@ static inline struct hornet_map *hornet_map_blob(const struct bpf_map *map)
 
 /* policy.c */
 const char *hornet_mode_name(enum hornet_mode mode);
+const char *hornet_keyring_name(s32 id);
 int hornet_parse_mode(const char *buf, enum hornet_mode *mode, bool *lock);
 int hornet_parse_keyrings(const char *buf, u32 *keyrings);
 int hornet_format_keyrings(u32 keyrings, char *buf, size_t size);

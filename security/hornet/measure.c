@@ -67,26 +67,6 @@ void hornet_signer_skid(const char *desc, char *skid, size_t size)
 }
 
 /**
- * hornet_keyring_name - name the keyring a load asked for, as policy does
- * @id: keyring_id from the attr
- *
- * Return: "builtin", "secondary", "platform" or "user".
- */
-static const char *hornet_keyring_name(s32 id)
-{
-	switch (id) {
-	case 0:
-		return "builtin";
-	case 1:
-		return "secondary";
-	case 2:
-		return "platform";
-	default:
-		return "user";
-	}
-}
-
-/**
  * hornet_format_load - write the record of a decision on a userspace load
  * @buf: the buffer
  * @size: its size
@@ -107,8 +87,11 @@ int hornet_format_load(char *buf, size_t size, const u8 *tag,
 	char payload[2 * SHA256_DIGEST_SIZE + 1] = "-";
 	bool is_signed = res->verdict != HORNET_UNSIGNED;
 	bool ok = res->verdict == HORNET_OK;
+	const char *keyring = "-";
 	int len;
 
+	if (is_signed)
+		keyring = hornet_keyring_name(res->keyring_id) ?: "user";
 	if (res->has_payload)
 		bin2hex(payload, res->payload, SHA256_DIGEST_SIZE)[0] = '\0';
 	len = snprintf(buf, size,
@@ -117,7 +100,7 @@ int hornet_format_load(char *buf, size_t size, const u8 *tag,
 		       hornet_verdict_name(res->verdict), allowed,
 		       BPF_TAG_SIZE, tag, payload,
 		       ok && res->skid[0] ? res->skid : "-",
-		       is_signed ? hornet_keyring_name(res->keyring_id) : "-");
+		       keyring);
 	return (size_t)len < size ? len : -E2BIG;
 }
 

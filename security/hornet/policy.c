@@ -50,6 +50,21 @@ const char *hornet_mode_name(enum hornet_mode mode)
 }
 
 /**
+ * hornet_keyring_name - name a system keyring that keyring_id asks for
+ * @id: keyring_id from BPF_PROG_LOAD: 0, 1 and 2 ask for the builtin,
+ *	secondary and platform keyrings; anything else is a keyring's serial
+ *
+ * Return: the keyring's name as the policy spells it, or NULL for an id
+ * that names a user keyring.
+ */
+const char *hornet_keyring_name(s32 id)
+{
+	if (id < 0 || id > 2)
+		return NULL;
+	return hornet_keyring_names[id];
+}
+
+/**
  * hornet_parse_mode - parse what was written to the mode file
  * @buf: a NUL-terminated word, with or without a trailing newline
  * @mode: set to the mode named, unless the word is "lock"

@@ -32,7 +32,8 @@ CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
 LDFLAGS := -static
 
 # name: the programs; name_OBJS: what each links besides its own object.
-PROGS := seed_syscall seed_btf seed_fd_array seed_xdp vethpair nicdiag_traffic
+PROGS := seed_syscall seed_btf seed_fd_array seed_xdp vethpair nicdiag_traffic \
+	klogcat
 seed_syscall_OBJS := tlib.o
 seed_btf_OBJS := tlib.o
 seed_fd_array_OBJS := tlib.o
