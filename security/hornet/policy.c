@@ -31,7 +31,10 @@ static const char *const hornet_mode_names[HORNET_MODE_MAX] = {
 	[HORNET_MODE_ENFORCE] = "enforce",
 };
 
-/* In bit order of HORNET_KEYRING_*. */
+/*
+ * In bit order of HORNET_KEYRING_*, which is also the order of the
+ * keyring_id values 0, 1 and 2 that ask for the system keyrings.
+ */
 static const char *const hornet_keyring_names[] = {
 	"builtin", "secondary", "platform", "user",
 };
@@ -59,6 +62,9 @@ const char *hornet_mode_name(enum hornet_mode mode)
  */
 const char *hornet_keyring_name(s32 id)
 {
+	BUILD_BUG_ON(BIT(0) != HORNET_KEYRING_BUILTIN ||
+		     BIT(1) != HORNET_KEYRING_SECONDARY ||
+		     BIT(2) != HORNET_KEYRING_PLATFORM);
 	if (id < 0 || id > 2)
 		return NULL;
 	return hornet_keyring_names[id];
