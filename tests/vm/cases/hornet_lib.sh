@@ -326,6 +326,22 @@ expect_eq() {
 	[ "$2" = "$3" ] || fail "$1: got '$2', want '$3'"
 }
 
+# wait_programs_gone NAME...: wait until the programs file lists no program
+# of these names. A program's entry goes when the program is freed, which
+# happens after its last fd is closed and an RCU grace period (a Tasks
+# Trace one too for sleepable programs), so an entry can outlive the
+# process that loaded it by a while.
+wait_programs_gone() {
+	_re=$(echo "$*" | sed 's/\./\\./g; s/ /|/g')
+	_i=0
+	while cut -d' ' -f3 "$HORNET_FS/programs" | grep -qxE "$_re"; do
+		_i=$((_i + 1))
+		[ "$_i" -le "$HORNET_WAIT_STEPS" ] ||
+			fail "entries outlived their programs: $(cat "$HORNET_FS/programs")"
+		sleep 0.05
+	done
+}
+
 # set_mode MODE: write MODE, check that it took and that it was audited.
 set_mode() {
 	_old=$(hornet_mode)

@@ -20,10 +20,5 @@ tag=$(echo "$out" | sed -n "s/^show: [0-9]* \([0-9a-f]\{16\}\) probe ok loader $
 expect_audit prog_name=probe prog_tag="$tag" verdict=ok loader_id="$loader" mode=enforce \
 	res=1 errno=0
 
-# Entries vanish when their program is freed (after an RCU grace period).
-i=0
-while grep -q ' probe \| __loader.prog ' "$HORNET_FS/programs"; do
-	i=$((i + 1))
-	[ "$i" -le 100 ] || fail "entries outlived their programs: $(cat "$HORNET_FS/programs")"
-	sleep 0.05
-done
+# Entries vanish when their program is freed.
+wait_programs_gone probe __loader.prog
