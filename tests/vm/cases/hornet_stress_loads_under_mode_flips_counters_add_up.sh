@@ -4,7 +4,9 @@
 # one, a tampered one (hornet_load) and the signed light skeleton, whose
 # loader runs and loads a child; each program is freed as soon as its
 # process is done with it. Meanwhile the mode flips between audit and
-# enforce. Afterwards:
+# enforce. Each process loads at least ROUNDS times and goes on until the
+# mode has flipped MIN_FLIPS times, so that a fast machine cannot finish
+# the loads between two flips. Afterwards:
 #  - every signed load and every skeleton worked, in either mode;
 #  - no unsigned or tampered load worked in enforce, each failed with its
 #    own errno, and each worked in audit;
@@ -18,20 +20,31 @@
 hornet_begin
 
 ROUNDS=20
+MIN_FLIPS=20
 c_seen=$(counter seen) c_verified=$(counter verified)
 c_refused=$(counter refused) c_audited=$(counter audited)
 
 rm -f /tmp/stress.*
-# loop NAME ARGS...: hornet_load load ARGS, ROUNDS times; /tmp/stress.NAME.done
-# says it is over (a finished background job is still a process to kill -0
-# until the shell reaps it).
+# more N: whether a loop that has loaded N times goes on: until ROUNDS,
+# and then until the flipper has flipped MIN_FLIPS times
+# (/tmp/stress.flipped).
+more() {
+	[ "$1" -lt "$ROUNDS" ] || [ ! -e /tmp/stress.flipped ]
+}
+
+# loop NAME ARGS...: hornet_load load ARGS while more says so, one errno=
+# line each in /tmp/stress.NAME; /tmp/stress.NAME.done says it is over (a
+# finished background job is still a process to kill -0 until the shell
+# reaps it) and holds how many loads it tried.
 loop() {
 	_n=$1
 	shift
-	for _i in $(seq "$ROUNDS"); do
+	_i=0
+	while more "$_i"; do
 		hornet_load load "$@" | sed -n 's/^errno=/errno=/p'
+		_i=$((_i + 1))
 	done >"/tmp/stress.$_n"
-	: >"/tmp/stress.$_n.done"
+	echo "$_i" >"/tmp/stress.$_n.done"
 }
 loop signed --sig "$HDATA/build.p7s" --prog-name h_st_signed &
 p1=$!
@@ -39,8 +52,12 @@ loop unsigned --unsigned --prog-name h_st_unsigned &
 p2=$!
 loop tampered --sig "$HDATA/build.p7s" --flip-blob 3 --prog-name h_st_tampered &
 p3=$!
-(for _i in $(seq "$ROUNDS"); do lskel_probe-build | sed -n 's/^load=/load=/p'; done >/tmp/stress.skel
- : >/tmp/stress.skel.done) &
+(_i=0
+ while more "$_i"; do
+	lskel_probe-build | sed -n 's/^load=/load=/p'
+	_i=$((_i + 1))
+ done >/tmp/stress.skel
+ echo "$_i" >/tmp/stress.skel.done) &
 p4=$!
 flips=0
 while [ "$(ls /tmp/stress.*.done 2>/dev/null | wc -l)" -lt 4 ]; do
@@ -49,22 +66,30 @@ while [ "$(ls /tmp/stress.*.done 2>/dev/null | wc -l)" -lt 4 ]; do
 	echo enforce >"$HORNET_FS/mode"
 	sleep 0.01
 	flips=$((flips + 1))
+	[ "$flips" = "$MIN_FLIPS" ] && : >/tmp/stress.flipped
 done
 # Not a bare wait: the audit listener runs in the background too.
 wait "$p1" "$p2" "$p3" "$p4"
 say "mode flipped $flips times"
-[ "$flips" -ge 10 ] || fail "the mode hardly flipped while the loads ran"
+[ "$flips" -ge "$MIN_FLIPS" ] || fail "the loads ended before the mode had flipped $MIN_FLIPS times"
 
 count() { grep -cx "$2" "/tmp/stress.$1" || true; }
+# How many loads each process tried: at least ROUNDS.
+n_signed=$(cat /tmp/stress.signed.done) n_unsigned=$(cat /tmp/stress.unsigned.done)
+n_tampered=$(cat /tmp/stress.tampered.done) n_skel=$(cat /tmp/stress.skel.done)
+say "loads: signed=$n_signed unsigned=$n_unsigned tampered=$n_tampered skeleton=$n_skel"
+for _n in "$n_signed" "$n_unsigned" "$n_tampered" "$n_skel"; do
+	[ "$_n" -ge "$ROUNDS" ] || fail "a process loaded $_n times, fewer than $ROUNDS"
+done
 sig_ok=$(count signed errno=0)
 uns_ok=$(count unsigned errno=0) uns_no=$(count unsigned "errno=-$EPERM")
 tam_ok=$(count tampered errno=0) tam_no=$(count tampered "errno=-$EKEYREJECTED")
 skel_ok=$(count skel load=0)
 say "signed ok=$sig_ok unsigned ok=$uns_ok refused=$uns_no tampered ok=$tam_ok refused=$tam_no skeleton ok=$skel_ok"
-expect_eq "signed loads that worked" "$sig_ok" "$ROUNDS"
-expect_eq "skeletons that loaded" "$skel_ok" "$ROUNDS"
-expect_eq "unsigned loads accounted for" $((uns_ok + uns_no)) "$ROUNDS"
-expect_eq "tampered loads accounted for" $((tam_ok + tam_no)) "$ROUNDS"
+expect_eq "signed loads that worked" "$sig_ok" "$n_signed"
+expect_eq "skeletons that loaded" "$skel_ok" "$n_skel"
+expect_eq "unsigned loads accounted for" $((uns_ok + uns_no)) "$n_unsigned"
+expect_eq "tampered loads accounted for" $((tam_ok + tam_no)) "$n_tampered"
 [ "$((uns_no + tam_no))" -ge 1 ] || fail "no load was refused: enforce never applied"
 [ "$((uns_ok + tam_ok))" -ge 1 ] || fail "no load went through in audit: audit never applied"
 # Every unsigned or tampered load that worked was let through in audit.
@@ -72,7 +97,8 @@ expect_no_audit prog_name=h_st_unsigned mode=enforce res=1
 expect_no_audit prog_name=h_st_tampered mode=enforce res=1
 
 # Each skeleton is two decisions: its loader and its one child.
-expect_eq "seen moved by" $(($(counter seen) - c_seen)) $((3 * ROUNDS + 2 * ROUNDS))
+expect_eq "seen moved by" $(($(counter seen) - c_seen)) \
+	$((n_signed + n_unsigned + n_tampered + 2 * n_skel))
 expect_eq "verified moved by" $(($(counter verified) - c_verified)) $((sig_ok + skel_ok))
 expect_eq "refused moved by" $(($(counter refused) - c_refused)) $((uns_no + tam_no))
 expect_eq "audited moved by" $(($(counter audited) - c_audited)) $((uns_ok + tam_ok))
