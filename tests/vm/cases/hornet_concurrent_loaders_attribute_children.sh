@@ -33,10 +33,15 @@ child_loader() {
 	[ "$(echo "$CHILD_LOADER" | wc -l)" -eq 1 ] || fail "more than one $2 child: $1"
 }
 
-# expect_loader OUT ID VERDICT SIGNER: OUT lists program ID as a loader
-# from userspace with VERDICT and SIGNER.
+# lists_loader OUT ID VERDICT SIGNER: whether OUT lists program ID as a
+# loader from userspace with VERDICT and SIGNER.
+lists_loader() {
+	echo "$1" | grep -qx "show: $2 $TAG __loader.prog $3 user 0 $4"
+}
+
+# expect_loader OUT ID VERDICT SIGNER: lists_loader, or fail.
 expect_loader() {
-	echo "$1" | grep -qx "show: $2 $TAG __loader.prog $3 user 0 $4" ||
+	lists_loader "$@" ||
 		fail "program $2 is not a __loader.prog with verdict $3 and signer '$4': $1"
 }
 
@@ -81,7 +86,7 @@ try_pair() {
 	# The overlap: the mark was made inside the slow run, and the quick
 	# skeleton's snapshot lists the slow loader but not yet its child.
 	echo "$slow_out" | grep -qx 'mark_in_run=1' || return 1
-	echo "$quick" | grep -qx "show: $slow_loader $TAG __loader.prog $3 user 0 $5" || return 1
+	lists_loader "$quick" "$slow_loader" "$3" "$5" || return 1
 	echo "$quick" | grep -q "^show: [0-9]* $TAG slow [a-z]* loader $slow_loader " && return 1
 	return 0
 }

@@ -32,32 +32,27 @@ more() {
 	[ "$1" -lt "$ROUNDS" ] || [ ! -e /tmp/stress.flipped ]
 }
 
-# loop NAME ARGS...: hornet_load load ARGS while more says so, one errno=
-# line each in /tmp/stress.NAME; /tmp/stress.NAME.done says it is over (a
-# finished background job is still a process to kill -0 until the shell
-# reaps it) and holds how many loads it tried.
+# loop NAME KEY CMD...: run CMD while more says so, keeping its KEY= line
+# in /tmp/stress.NAME; /tmp/stress.NAME.done says it is over (a finished
+# background job is still a process to kill -0 until the shell reaps it)
+# and holds how many loads it tried.
 loop() {
-	_n=$1
-	shift
+	_n=$1 _key=$2
+	shift 2
 	_i=0
 	while more "$_i"; do
-		hornet_load load "$@" | sed -n 's/^errno=/errno=/p'
+		"$@" | grep "^$_key="
 		_i=$((_i + 1))
 	done >"/tmp/stress.$_n"
 	echo "$_i" >"/tmp/stress.$_n.done"
 }
-loop signed --sig "$HDATA/build.p7s" --prog-name h_st_signed &
+loop signed errno hornet_load load --sig "$HDATA/build.p7s" --prog-name h_st_signed &
 p1=$!
-loop unsigned --unsigned --prog-name h_st_unsigned &
+loop unsigned errno hornet_load load --unsigned --prog-name h_st_unsigned &
 p2=$!
-loop tampered --sig "$HDATA/build.p7s" --flip-blob 3 --prog-name h_st_tampered &
+loop tampered errno hornet_load load --sig "$HDATA/build.p7s" --flip-blob 3 --prog-name h_st_tampered &
 p3=$!
-(_i=0
- while more "$_i"; do
-	lskel_probe-build | sed -n 's/^load=/load=/p'
-	_i=$((_i + 1))
- done >/tmp/stress.skel
- echo "$_i" >/tmp/stress.skel.done) &
+loop skel load lskel_probe-build &
 p4=$!
 flips=0
 while [ "$(ls /tmp/stress.*.done 2>/dev/null | wc -l)" -lt 4 ]; do
@@ -110,6 +105,6 @@ while :; do
 	listed=$(sed 1d "$HORNET_FS/programs" | cut -d' ' -f1 | sort -n | tr '\n' ' ')
 	[ "$live" = "$listed" ] && break
 	i=$((i + 1))
-	[ "$i" -le 100 ] || fail "programs lists '$listed', the live programs are '$live'"
+	[ "$i" -le "$HORNET_WAIT_STEPS" ] || fail "programs lists '$listed', the live programs are '$live'"
 	sleep 0.05
 done
