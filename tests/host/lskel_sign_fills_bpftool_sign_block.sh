@@ -6,7 +6,8 @@
 # same, and the -S instructions are the -L ones with whole blocks deleted
 # (nothing inserted or replaced; jump offsets, which move when code goes,
 # aside), each deleted block starting with a load from the ctx (ldx from
-# r6, which the loader's first instruction sets to r1).
+# r6, which the loader's first instruction sets to r1), and no load from
+# the ctx is left.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tools/lskel-sign/tests/lib.sh"
 
@@ -75,4 +76,9 @@ case $deleted in
 bad:*) fail "the -S loader is not the -L one minus ctx reads: ${deleted#bad: }" ;;
 0\ *) fail "the -S loader is the -L one: nothing was dropped" ;;
 esac
+# And nothing of the ctx is left to read: not a map size, not an initial
+# value, not the log fields that would reach its children's loads.
+reads=$(awk '{ c = substr($1, 2, 1) } (c == "1" || c == "9") && substr($1, 3, 1) == "6" { n++ }
+	END { print n + 0 }' "$tmp/s.insn")
+expect_eq "ctx reads left in the -S loader" "$reads" 0
 echo "PASS"
