@@ -161,17 +161,20 @@ void hornet_audit_decision(const struct bpf_prog *prog,
  * hornet_audit_map_access - record an attempt to reach a protected map
  * @op: what was attempted, e.g. "map_get_fd" or "map_update_elem"
  * @map: the map
- * @verdict: %HORNET_SEALED or %HORNET_HIDDEN
+ * @verdict: %HORNET_SEALED, %HORNET_HIDDEN, or %HORNET_BADMAP for a map a
+ *	     verified loader's run did not make
  * @mode: the mode the decision was made in
  * @allowed: whether the attempt goes on (only outside enforce mode)
+ * @gfp: GFP_KERNEL, or GFP_NOWAIT where the caller must not wait for the
+ *	 audit backlog (the record is then lost rather than waited for)
  */
 void hornet_audit_map_access(const char *op, const struct bpf_map *map,
 			     enum hornet_verdict verdict, enum hornet_mode mode,
-			     bool allowed)
+			     bool allowed, gfp_t gfp)
 {
 	struct audit_buffer *ab;
 
-	ab = audit_log_start(audit_context(), GFP_KERNEL, AUDIT_HORNET_DECISION);
+	ab = audit_log_start(audit_context(), gfp, AUDIT_HORNET_DECISION);
 	if (!ab)
 		return;
 	audit_log_format(ab, "op=%s map_id=%u map_name=", op, map->id);
@@ -201,8 +204,7 @@ void hornet_audit_run(const struct bpf_prog *prog, enum hornet_mode mode,
 	audit_log_format(ab, "op=prog_run prog_id=%u prog_name=", prog->aux->id);
 	audit_log_untrustedstring(ab, prog->aux->name);
 	audit_log_format(ab, " verdict=%s mode=%s",
-			 hornet_verdict_name(err == -EBUSY ? HORNET_BUSY :
-							     HORNET_ERROR),
+			 hornet_verdict_name(hornet_run_verdict(err)),
 			 hornet_mode_name(mode));
 	hornet_audit_task(ab);
 	audit_log_format(ab, " res=0 errno=%d", err);

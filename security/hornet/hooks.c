@@ -109,6 +109,7 @@ int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
 
 	if (!hp)
 		return mode == HORNET_MODE_OFF ? 0 : -ENOMEM;
+	hp->load_id = hornet_load_next();
 	hp->mode = mode;
 	if (mode == HORNET_MODE_OFF)
 		return 0;
@@ -156,7 +157,7 @@ static u64 hornet_check_user(struct bpf_prog *prog, struct hornet_prog *hp,
 	if (res->verdict != HORNET_OK)
 		return 0;
 
-	seal_id = hornet_seal_next();
+	seal_id = hp->load_id;
 	res->verdict = hornet_seal_maps(prog, seal_id);
 	if (res->verdict == HORNET_OK)
 		res->verdict = hornet_check_maps(prog, seal_id, NULL);
@@ -187,6 +188,7 @@ static void hornet_check_kernel(struct bpf_prog *prog,
 	} else {
 		res->origin = HORNET_FROM_LOADER;
 		res->loader_id = run->loader_id;
+		res->keyring_id = run->keyring_id;
 		if (run->verified) {
 			strscpy(res->signer, run->signer, sizeof(res->signer));
 			res->verdict = hornet_check_maps(prog, 0, run);
@@ -207,7 +209,9 @@ static void hornet_check_kernel(struct bpf_prog *prog,
  * This is the one check of a load. It runs in the loading task, once the
  * verifier has bound every map the program will use and before the
  * program has an id or an fd, so no other task can reach the program, and
- * the maps checked are the maps it gets. A signed load is verified over
+ * the maps checked are the maps it gets. Whatever the mode, each of those
+ * maps first notes that this program was bound to it: that history
+ * decides whether the map can be a blob later. A signed load is verified over
  * the instructions as given and the values of those maps, in fd_array
  * order; its maps are then sealed. The verdict is final: the runs of a
  * verified program (or of a verified loader's child) vouch for their
@@ -238,7 +242,10 @@ int hornet_bpf_prog_load_post_verifier(struct bpf_prog *prog,
 	u64 seal_id = 0;
 	int err;
 
-	if (!hp || hp->mode == HORNET_MODE_OFF)
+	if (!hp)
+		return 0;
+	hornet_maps_bound(prog, hp->load_id);
+	if (hp->mode == HORNET_MODE_OFF)
 		return 0;
 	res.keyring_id = attr->keyring_id;
 	res.origin = hp->origin;
@@ -248,6 +255,7 @@ int hornet_bpf_prog_load_post_verifier(struct bpf_prog *prog,
 		hornet_check_kernel(prog, &res);
 
 	err = hornet_decide(prog, &res, hp->mode);
+	hp->keyring_id = res.keyring_id;
 	/*
 	 * A verified load, or a verified loader's child: its runs, if it is
 	 * a syscall program, vouch for what they load in turn.
@@ -260,19 +268,39 @@ int hornet_bpf_prog_load_post_verifier(struct bpf_prog *prog,
 }
 
 /**
+ * hornet_map_refuse - record an attempt to reach a map that is not allowed
+ * @op: what is attempted
+ * @map: the map
+ * @verdict: why it is not allowed
+ * @mode: the mode now, not %HORNET_MODE_OFF
+ * @gfp: how the audit record may be allocated
+ *
+ * Return: 0 outside enforce mode, else the verdict's errno.
+ */
+static int hornet_map_refuse(const char *op, const struct bpf_map *map,
+			     enum hornet_verdict verdict, enum hornet_mode mode,
+			     gfp_t gfp)
+{
+	bool allowed = mode != HORNET_MODE_ENFORCE;
+
+	hornet_audit_map_access(op, map, verdict, mode, allowed, gfp);
+	return allowed ? 0 : hornet_verdict_errno(verdict);
+}
+
+/**
  * hornet_map_access - decide on an attempt to reach a map
  * @op: what is attempted, for the audit record
  * @map: the map
  * @sealed: whether a sealed map is protected from @op
+ * @gfp: how the audit record may be allocated
  *
  * Return: 0 if @map is neither sealed (when @sealed) nor hidden from the
  * caller, or Hornet is not enforcing; else -EPERM.
  */
 static int hornet_map_access(const char *op, const struct bpf_map *map,
-			     bool sealed)
+			     bool sealed, gfp_t gfp)
 {
 	enum hornet_mode mode = READ_ONCE(hornet_policy.mode);
-	bool allowed = mode != HORNET_MODE_ENFORCE;
 	enum hornet_verdict verdict;
 
 	if (mode == HORNET_MODE_OFF)
@@ -283,8 +311,7 @@ static int hornet_map_access(const char *op, const struct bpf_map *map,
 		verdict = HORNET_HIDDEN;
 	else
 		return 0;
-	hornet_audit_map_access(op, map, verdict, mode, allowed);
-	return allowed ? 0 : hornet_verdict_errno(verdict);
+	return hornet_map_refuse(op, map, verdict, mode, gfp);
 }
 
 /**
@@ -316,19 +343,28 @@ int hornet_bpf_prog(struct bpf_prog *prog)
 
 /**
  * hornet_bpf_map_op - name the way a map is being reached, for the record
+ * @shared: set to whether the map becomes reachable by programs that were
+ *	    never bound to it
+ * @gfp: set to how a record may be allocated: a map goes into a map-in-map
+ *	 with BPF programs kept off the CPU (bpf_disable_instrumentation()),
+ *	 which must not wait for the audit backlog
  *
  * Return: "map_in_map" when it is being put into a map-in-map,
  * "map_iter" when an iterator is attached to it, else "map_get_fd".
  */
-static const char *hornet_bpf_map_op(void)
+static const char *hornet_bpf_map_op(bool *shared, gfp_t *gfp)
 {
+	*shared = true;
+	*gfp = GFP_KERNEL;
 	switch (hornet_task_cmd()) {
 	case BPF_MAP_UPDATE_ELEM:
 	case BPF_MAP_UPDATE_BATCH:
+		*gfp = GFP_NOWAIT;
 		return "map_in_map";
 	case BPF_LINK_CREATE:
 		return "map_iter";
 	default:
+		*shared = false;
 		return "map_get_fd";
 	}
 }
@@ -343,11 +379,21 @@ static const char *hornet_bpf_map_op(void)
  * created (never sealed yet, and hidden only from other runs), map-in-map
  * insertion and map iterators.
  *
+ * A map put in a map-in-map or under an iterator can be reached by
+ * programs that were never bound to it: whatever the mode, and whether or
+ * not it is allowed, it can no longer be a blob.
+ *
  * Return: 0, or -EPERM for a sealed or hidden map in enforce mode.
  */
 int hornet_bpf_map(struct bpf_map *map, fmode_t fmode)
 {
-	return hornet_map_access(hornet_bpf_map_op(), map, true);
+	bool shared;
+	gfp_t gfp;
+	const char *op = hornet_bpf_map_op(&shared, &gfp);
+
+	if (shared)
+		hornet_map_shared(map);
+	return hornet_map_access(op, map, true, gfp);
 }
 
 /**
@@ -441,7 +487,9 @@ static const struct hornet_map_cmd *hornet_map_cmd(int cmd)
  * The task's blob keeps @cmd, so that hornet_bpf_map_access() can name it.
  * For a command checked here, the fd is looked up here and again by the
  * BPF core; that is only good enough for commands that reach nothing in
- * the map (see hornet_map_cmds).
+ * the map (see hornet_map_cmds). A map bound with BPF_PROG_BIND_MAP is
+ * noted as shared in every mode, although the program it is bound to has
+ * no instruction that reaches it: it then has a past, and is no blob.
  *
  * Return: 0, or -EPERM in enforce mode for BPF_PROG_BIND_MAP of a sealed
  * map, or for BPF_OBJ_PIN, BPF_OBJ_GET_INFO_BY_FD or BPF_PROG_BIND_MAP of
@@ -454,31 +502,47 @@ int hornet_bpf(int cmd, union bpf_attr *attr, unsigned int size, bool kernel)
 	int err;
 
 	hornet_task_set_cmd(cmd);
-	if (READ_ONCE(hornet_policy.mode) == HORNET_MODE_OFF)
-		return 0;
 	mc = hornet_map_cmd(cmd);
 	if (!mc || mc->fd == HORNET_AT_ACCESS)
 		return 0;
 	map = bpf_map_get(*(u32 *)((void *)attr + mc->fd));
 	if (IS_ERR(map))
 		return 0;	/* not a map: the BPF core decides */
-	err = hornet_map_access(mc->op, map, mc->sealed);
+	if (cmd == BPF_PROG_BIND_MAP)
+		hornet_map_shared(map);
+	err = hornet_map_access(mc->op, map, mc->sealed, GFP_KERNEL);
 	bpf_map_put(map);
 	return err;
 }
 
 /**
- * hornet_bpf_map_access - refuse a command on a hidden map's elements
+ * hornet_bpf_map_access - refuse a command on a hidden map's elements, and
+ *			   keep a verified loader's commands to its own maps
  * @map: the map the command's fd resolved to
  * @fmode: the access the fd allows (unused: no access is allowed)
  *
- * Return: 0, or -EPERM for a hidden map in enforce mode.
+ * While a task is in a loader's run, its bpf() commands are the loader's
+ * own, from kernel context. A verified loader fills and freezes the maps
+ * its run made; a command of its on any other map (a map another thread
+ * dup2()ed over one of the run's fds, say) is refused, so that what the
+ * loader writes or freezes is what it made.
+ *
+ * Return: 0, or in enforce mode -EPERM for a hidden map, or during a
+ * verified run for a map that run did not make.
  */
 int hornet_bpf_map_access(struct bpf_map *map, fmode_t fmode)
 {
 	const struct hornet_map_cmd *mc = hornet_map_cmd(hornet_task_cmd());
+	enum hornet_mode mode = READ_ONCE(hornet_policy.mode);
+	const char *op = mc ? mc->op : "map_access";
+	struct hornet_run *run = hornet_run_current();
 
-	return hornet_map_access(mc ? mc->op : "map_access", map, false);
+	if (mode == HORNET_MODE_OFF)
+		return 0;
+	if (run && run->verified && !hornet_map_of_run(map, run))
+		return hornet_map_refuse(op, map, HORNET_BADMAP, mode,
+					 GFP_KERNEL);
+	return hornet_map_access(op, map, false, GFP_KERNEL);
 }
 
 /**
@@ -498,7 +562,8 @@ int hornet_mmap_file(struct file *file, unsigned long reqprot,
 {
 	if (!file || file->f_op != &bpf_map_fops)
 		return 0;
-	return hornet_map_access("map_mmap", file->private_data, false);
+	return hornet_map_access("map_mmap", file->private_data, false,
+				 GFP_KERNEL);
 }
 
 /**

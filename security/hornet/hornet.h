@@ -47,6 +47,8 @@ enum hornet_mode {
  * @HORNET_UNVERIFIED: a kernel-context load during the run of a loader
  *		       that was not verified
  * @HORNET_BUSY: a run of a loader that is already running
+ * @HORNET_SPENT: a second run of a verified userspace loader, whose blob
+ *		  its first run has written into
  * @HORNET_KERNEL: a load from kernel context (bpf_sys_bpf())
  * @HORNET_ERROR: verification could not be completed (e.g. -ENOMEM)
  * @HORNET_VERDICT_MAX: number of verdicts
@@ -66,6 +68,7 @@ enum hornet_verdict {
 	HORNET_HIDDEN,
 	HORNET_UNVERIFIED,
 	HORNET_BUSY,
+	HORNET_SPENT,
 	HORNET_KERNEL,
 	HORNET_ERROR,
 	HORNET_VERDICT_MAX
@@ -132,7 +135,8 @@ struct hornet_counters {
  * @verdict: the enum hornet_verdict
  * @err: the errno that goes with the verdict, or the raw error for
  *	 %HORNET_ERROR; 0 for %HORNET_OK and %HORNET_KERNEL
- * @keyring_id: keyring_id from the attr
+ * @keyring_id: keyring_id from the attr; for a child of a loader's run,
+ *		the loader's
  * @signer: who vouched, "subject: key-id", or empty
  * @skid: the signer's key id, lowercase hex, or empty
  * @has_payload: whether @payload holds a digest
@@ -183,9 +187,15 @@ struct hornet_prog_record;
  * @verified: set, once and for good, when the program is a userspace load
  *	      whose signature was verified, or a verified loader's child;
  *	      its runs trust their children
- * @seal_id: for a verified program, the number the maps it was verified
- *	     against carry while they are sealed; never reused, never 0
+ * @load_id: a number no other load has had, never 0; set in every mode,
+ *	     so that the maps the program binds know it (struct hornet_map)
+ * @seal_id: for a verified userspace load, @load_id, which the maps it
+ *	     was verified against carry while they are sealed; else 0
+ * @keyring_id: the keyring_id it was judged against: its own for a
+ *		userspace load, its loader's for a child
  * @running: how many runs of the program are in progress
+ * @spent: set by the first run of a program with a @seal_id; later runs
+ *	   vouch for nothing
  * @rec: the program's line in the programs file, or NULL
  *
  * The blob lives in prog->aux, so it stays with the program when the
@@ -198,8 +208,11 @@ struct hornet_prog {
 	enum hornet_origin origin;
 	struct hornet_pending *pending;
 	bool verified;
+	u64 load_id;
 	u64 seal_id;
+	s32 keyring_id;
 	atomic_t running;
+	atomic_t spent;
 	struct hornet_prog_record *rec;
 };
 
@@ -208,7 +221,8 @@ struct hornet_prog {
  * @ref: held by the running task and by each map the run created
  * @id: a number no other run has; never 0
  * @loader_id: the program's id
- * @loader_seal: the program's seal_id, or 0 if it is not verified
+ * @keyring_id: the program's keyring_id, which its children are recorded
+ *		with
  * @verified: whether the program was verified and this run may vouch for
  *	      what it loads; fixed when the run starts
  * @ended: set when the run is over; the maps it made are then visible
@@ -219,22 +233,30 @@ struct hornet_run {
 	refcount_t ref;
 	u64 id;
 	u32 loader_id;
-	u64 loader_seal;
+	s32 keyring_id;
 	bool verified;
 	bool ended;
 	struct hornet_run *outer;
 	char signer[HORNET_SIGNER_MAX];
 };
 
+/* struct hornet_map's bound_by once more than one program could reach it */
+#define HORNET_BOUND_SHARED	U64_MAX
+
 /**
  * struct hornet_map - Hornet's part of a map's security blob
  * @sealed_by: the seal_id of the verified load whose payload held this map,
  *	       or 0; set once, with cmpxchg, and kept until the map is freed
+ * @bound_by: the map's history: 0 while no program has been bound to it,
+ *	      then the load_id of the one program bound to it, and
+ *	      %HORNET_BOUND_SHARED for good once a second program was, or the
+ *	      map was put in a map-in-map or under an iterator
  * @run: the run that created the map (from kernel context), with a
  *	 reference held, or NULL
  */
 struct hornet_map {
 	atomic64_t sealed_by;
+	atomic64_t bound_by;
 	struct hornet_run *run;
 };
 
@@ -304,19 +326,23 @@ void hornet_check_signed(struct bpf_prog *prog,
 			 struct hornet_result *res);
 
 /* seal.c */
+void hornet_maps_bound(struct bpf_prog *prog, u64 load_id);
+void hornet_map_shared(struct bpf_map *map);
 enum hornet_verdict hornet_seal_maps(struct bpf_prog *prog, u64 seal_id);
 enum hornet_verdict hornet_check_maps(struct bpf_prog *prog, u64 seal_id,
 				      const struct hornet_run *run);
 bool hornet_map_is_sealed(const struct bpf_map *map);
 bool hornet_map_hidden(const struct bpf_map *map);
+bool hornet_map_of_run(const struct bpf_map *map, const struct hornet_run *run);
 bool hornet_prog_hidden(struct bpf_prog *prog);
 void hornet_map_created(struct bpf_map *map);
 void hornet_map_forget(struct bpf_map *map);
-u64 hornet_seal_next(void);
+u64 hornet_load_next(void);
 
 /* run.c */
 struct hornet_run *hornet_run_current(void);
 int hornet_run_begin(struct bpf_prog *prog, enum hornet_mode mode);
+enum hornet_verdict hornet_run_verdict(int err);
 void hornet_run_end(struct bpf_prog *prog);
 struct hornet_run *hornet_run_get(struct hornet_run *run);
 void hornet_run_put(struct hornet_run *run);
@@ -352,7 +378,7 @@ void hornet_audit_config(const char *op, const char *old, const char *new,
 			 int err);
 void hornet_audit_map_access(const char *op, const struct bpf_map *map,
 			     enum hornet_verdict verdict, enum hornet_mode mode,
-			     bool allowed);
+			     bool allowed, gfp_t gfp);
 void hornet_audit_run(const struct bpf_prog *prog, enum hornet_mode mode,
 		      int err);
 

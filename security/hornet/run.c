@@ -17,7 +17,12 @@
  *    context load belongs to the innermost;
  *  - a loader writes into its own maps while it runs, so two runs of one
  *    loader at once would share state: the second is refused with -EBUSY
- *    in enforce mode, and vouches for nothing in audit mode.
+ *    in enforce mode, and vouches for nothing in audit mode;
+ *  - a signed loader writes into its blob too (the fds of what it makes),
+ *    so only its first run starts from the signed bytes: a later run is
+ *    refused with -EPERM in enforce mode, and vouches for nothing in audit
+ *    mode. Children that are syscall programs have no blob, and may run
+ *    as often as their loader's code asks.
  *
  * A run is referenced by the task while it lasts and by each map it
  * created, which stays hidden until the run ends.
@@ -110,6 +115,8 @@ void hornet_run_put(struct hornet_run *run)
  * * %0		- the run may go on; for a syscall program, the task is now
  *		  in its run
  * * %-EBUSY	- in enforce mode, the program is already running
+ * * %-EPERM	- in enforce mode, the program is a signed loader that has
+ *		  run before
  * * %-ENOMEM	- the run could not be tracked
  */
 int hornet_run_begin(struct bpf_prog *prog, enum hornet_mode mode)
@@ -117,7 +124,8 @@ int hornet_run_begin(struct bpf_prog *prog, enum hornet_mode mode)
 	struct hornet_prog *hp = hornet_prog_blob(prog);
 	struct hornet_task *task = hornet_task_blob();
 	struct hornet_run *run;
-	bool alone;
+	bool alone, verified, again = false;
+	int err = 0;
 
 	if (prog->type != BPF_PROG_TYPE_SYSCALL)
 		return 0;
@@ -128,17 +136,22 @@ int hornet_run_begin(struct bpf_prog *prog, enum hornet_mode mode)
 		return -ENOMEM;
 
 	alone = atomic_inc_return(&hp->running) == 1;
-	if (!alone && mode == HORNET_MODE_ENFORCE) {
+	/* Set once, before the program had an id; no run can see it change. */
+	verified = READ_ONCE(hp->verified) && alone;
+	if (verified && hp->seal_id)
+		again = atomic_xchg(&hp->spent, 1);
+	if (mode == HORNET_MODE_ENFORCE)
+		err = !alone ? -EBUSY : again ? -EPERM : 0;
+	if (err) {
 		atomic_dec(&hp->running);
 		kfree(run);
-		return -EBUSY;
+		return err;
 	}
 	refcount_set(&run->ref, 1);
 	run->id = atomic64_inc_return(&hornet_run_seq);
 	run->loader_id = prog->aux->id;
-	/* Set once, before the program had an id; no run can see it change. */
-	run->verified = READ_ONCE(hp->verified) && alone;
-	run->loader_seal = hp->seal_id;
+	run->keyring_id = hp->keyring_id;
+	run->verified = verified && !again;
 	if (run->verified)
 		strscpy(run->signer, hornet_prov_signer(prog),
 			sizeof(run->signer));
@@ -148,11 +161,37 @@ int hornet_run_begin(struct bpf_prog *prog, enum hornet_mode mode)
 }
 
 /**
+ * hornet_run_verdict - the verdict that goes with a refused run
+ * @err: what hornet_run_begin() returned
+ *
+ * Return: %HORNET_BUSY, %HORNET_SPENT or %HORNET_ERROR.
+ */
+enum hornet_verdict hornet_run_verdict(int err)
+{
+	switch (err) {
+	case -EBUSY:
+		return HORNET_BUSY;
+	case -EPERM:
+		return HORNET_SPENT;
+	default:
+		return HORNET_ERROR;
+	}
+}
+
+/**
  * hornet_run_end - end the current task's innermost run
  * @prog: the program that ran, as passed to hornet_run_begin()
  *
  * The maps the run made become visible, and later kernel-context loads of
  * the task belong to the run it was nested in, if any.
+ *
+ * The BPF core ends every run it asked hornet_run_begin() about, and the
+ * runs it asked another module about too: a run that Hornet refused, or
+ * that a module before Hornet refused, has nothing of Hornet's to end. A
+ * run that a module after Hornet refused is ended here like any other.
+ * Such a run is told apart by its program: runs from BPF_PROG_RUN do not
+ * nest in one task in 6.12 (bpf_sys_bpf() refuses BPF_PROG_RUN), so the
+ * task's innermost run is this call's exactly when it is @prog's.
  */
 void hornet_run_end(struct bpf_prog *prog)
 {
@@ -160,10 +199,146 @@ void hornet_run_end(struct bpf_prog *prog)
 	struct hornet_task *task = hornet_task_blob();
 	struct hornet_run *run = task->run;
 
-	if (prog->type != BPF_PROG_TYPE_SYSCALL || !run || !hp)
+	if (prog->type != BPF_PROG_TYPE_SYSCALL || !run || !hp ||
+	    run->loader_id != prog->aux->id)
 		return;
 	task->run = run->outer;
 	WRITE_ONCE(run->ended, true);
 	atomic_dec(&hp->running);
 	hornet_run_put(run);
 }
+
+#ifdef CONFIG_SECURITY_HORNET_KUNIT_TEST
+#include <kunit/test.h>
+#include <linux/filter.h>
+
+/**
+ * hornet_test_syscall_prog - a syscall program with a Hornet blob
+ * @test: the KUnit context; the blob is freed with it
+ * @id: the program's id
+ *
+ * Return: the program; free it with __bpf_prog_free().
+ */
+static struct bpf_prog *hornet_test_syscall_prog(struct kunit *test, u32 id)
+{
+	struct bpf_prog *prog = bpf_prog_alloc(bpf_prog_size(1), 0);
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, prog);
+	prog->type = BPF_PROG_TYPE_SYSCALL;
+	prog->aux->id = id;
+	prog->aux->security = kunit_kzalloc(test, hornet_blob_sizes.lbs_bpf_prog +
+					    sizeof(struct hornet_prog),
+					    GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, prog->aux->security);
+	return prog;
+}
+
+/**
+ * hornet_test_need_task_blob - skip a test where tasks have no Hornet blob
+ * @test: the KUnit context
+ *
+ * KUnit runs in every boot, also those where Hornet is not in the LSM
+ * list; the runs are kept in the current task's blob.
+ */
+static void hornet_test_need_task_blob(struct kunit *test)
+{
+	if (!hornet_enabled)
+		kunit_skip(test, "Hornet is not an enabled LSM");
+}
+
+/**
+ * hornet_test_run_end_only_its_own - an end hook ends only a run Hornet began for that program
+ * @test: the KUnit context
+ *
+ * The BPF core calls the end hook after every start, refused ones too: an
+ * end for a run Hornet refused, or never saw, must leave the task's run
+ * and the program's count alone.
+ */
+static void hornet_test_run_end_only_its_own(struct kunit *test)
+{
+	struct bpf_prog *a, *b;
+	struct hornet_prog *hpa;
+
+	hornet_test_need_task_blob(test);
+	a = hornet_test_syscall_prog(test, 1001);
+	b = hornet_test_syscall_prog(test, 1002);
+	hpa = hornet_prog_blob(a);
+	KUNIT_ASSERT_NULL(test, hornet_run_current());
+	KUNIT_ASSERT_EQ(test, hornet_run_begin(a, HORNET_MODE_ENFORCE), 0);
+	KUNIT_EXPECT_EQ(test, hornet_run_current()->loader_id, 1001);
+
+	hornet_run_end(b);
+	KUNIT_EXPECT_NOT_NULL(test, hornet_run_current());
+	KUNIT_EXPECT_EQ(test, atomic_read(&hpa->running), 1);
+
+	hornet_run_end(a);
+	KUNIT_EXPECT_NULL(test, hornet_run_current());
+	KUNIT_EXPECT_EQ(test, atomic_read(&hpa->running), 0);
+
+	hornet_run_end(a);
+	KUNIT_EXPECT_NULL(test, hornet_run_current());
+	KUNIT_EXPECT_EQ(test, atomic_read(&hpa->running), 0);
+	__bpf_prog_free(a);
+	__bpf_prog_free(b);
+}
+
+/**
+ * hornet_test_signed_loader_runs_once - a verified userspace load vouches for its first run only
+ * @test: the KUnit context
+ */
+static void hornet_test_signed_loader_runs_once(struct kunit *test)
+{
+	struct bpf_prog *loader, *child;
+	struct hornet_prog *hp;
+	int i;
+
+	hornet_test_need_task_blob(test);
+	loader = hornet_test_syscall_prog(test, 1003);
+	child = hornet_test_syscall_prog(test, 1004);
+	hp = hornet_prog_blob(loader);
+	hp->verified = true;
+	hp->seal_id = 7;
+	hornet_prog_blob(child)->verified = true;
+
+	KUNIT_ASSERT_EQ(test, hornet_run_begin(loader, HORNET_MODE_ENFORCE), 0);
+	KUNIT_EXPECT_TRUE(test, hornet_run_current()->verified);
+	hornet_run_end(loader);
+
+	KUNIT_EXPECT_EQ(test, hornet_run_begin(loader, HORNET_MODE_ENFORCE),
+			-EPERM);
+	KUNIT_EXPECT_NULL(test, hornet_run_current());
+	hornet_run_end(loader);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hp->running), 0);
+
+	KUNIT_ASSERT_EQ(test, hornet_run_begin(loader, HORNET_MODE_AUDIT), 0);
+	KUNIT_EXPECT_FALSE(test, hornet_run_current()->verified);
+	hornet_run_end(loader);
+
+	/* A child has no blob of its own: each of its runs vouches. */
+	for (i = 0; i < 2; i++) {
+		KUNIT_ASSERT_EQ(test,
+				hornet_run_begin(child, HORNET_MODE_ENFORCE), 0);
+		KUNIT_EXPECT_TRUE(test, hornet_run_current()->verified);
+		hornet_run_end(child);
+	}
+
+	KUNIT_EXPECT_EQ(test, hornet_run_verdict(-EBUSY), HORNET_BUSY);
+	KUNIT_EXPECT_EQ(test, hornet_run_verdict(-EPERM), HORNET_SPENT);
+	KUNIT_EXPECT_EQ(test, hornet_run_verdict(-ENOMEM), HORNET_ERROR);
+	__bpf_prog_free(loader);
+	__bpf_prog_free(child);
+}
+
+static struct kunit_case hornet_run_test_cases[] = {
+	KUNIT_CASE(hornet_test_run_end_only_its_own),
+	KUNIT_CASE(hornet_test_signed_loader_runs_once),
+	{}
+};
+
+static struct kunit_suite hornet_run_test_suite = {
+	.name = "hornet_run",
+	.test_cases = hornet_run_test_cases,
+};
+
+kunit_test_suite(hornet_run_test_suite);
+#endif /* CONFIG_SECURITY_HORNET_KUNIT_TEST */

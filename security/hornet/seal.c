@@ -2,13 +2,21 @@
 /*
  * Hornet: keep the maps a verdict was reached on as they were checked.
  *
+ * History. A map remembers whether a program was ever bound to it, and
+ * which: a program that uses an array can write its value whenever it
+ * runs, frozen or not. Once a second program is bound to it, or it is put
+ * in a map-in-map or under a map iterator (where any program using those
+ * can reach it), it is shared for good. Only a map with no history but
+ * the signed load itself can be a blob: no other program can have written
+ * it before the check, or write it after.
+ *
  * Sealing. The maps in a verified load's payload are sealed with the
  * load's seal number, once the signature over them has checked out and
  * before the program gets an id. Until the map is freed, no new fd can be
  * made for it (BPF_MAP_GET_FD_BY_ID, BPF_OBJ_GET), it cannot be put in a
  * map-in-map or attached to an iterator, and no program loaded later may
- * use it but its own loader and that loader's children. It is frozen, so
- * the syscall side cannot write it either.
+ * use it. It is frozen, with no write in flight, so the syscall side
+ * cannot write it either: only the loader it was signed with reaches it.
  *
  * Hiding. The maps a verified loader creates during its run are hidden
  * until the run ends: the loader fills them, freezes some and loads
@@ -16,9 +24,9 @@
  * hidden, a map can be reached only from within the run that made it.
  *
  * Children. A program loaded during a verified loader's run may use only
- * the maps that run created and the loader's own sealed maps, so that no
- * fd swapped in by another thread, and no other run, can hand it a map
- * the loader did not make.
+ * the maps that run created, so that no fd swapped in by another thread,
+ * and no other run, can hand it a map the loader did not make; not even
+ * the loader's own blob, which no child of a light skeleton uses.
  *
  * All of it lives in the maps' and programs' security blobs: nothing is
  * keyed by an address, and nothing needs cleaning up when a program is
@@ -29,17 +37,17 @@
 
 #include "hornet.h"
 
-/* Numbers seals; 0 means "not sealed". */
-static atomic64_t hornet_seal_seq = ATOMIC64_INIT(0);
+/* Numbers loads; 0 means "no load" (not sealed, never bound). */
+static atomic64_t hornet_load_seq = ATOMIC64_INIT(0);
 
 /**
- * hornet_seal_next - a seal number no other load has had
+ * hornet_load_next - a load number no other load has had
  *
- * Return: a number, never 0.
+ * Return: a number, never 0 and never %HORNET_BOUND_SHARED.
  */
-u64 hornet_seal_next(void)
+u64 hornet_load_next(void)
 {
-	return atomic64_inc_return(&hornet_seal_seq);
+	return atomic64_inc_return(&hornet_load_seq);
 }
 
 /**
@@ -84,6 +92,20 @@ static bool hornet_map_hidden_from(const struct bpf_map *map,
 }
 
 /**
+ * hornet_map_of_run - whether a map was made by a run
+ * @map: the map
+ * @run: the run
+ *
+ * Return: true if @map was created from kernel context during @run.
+ */
+bool hornet_map_of_run(const struct bpf_map *map, const struct hornet_run *run)
+{
+	struct hornet_map *hm = hornet_map_blob(map);
+
+	return hm && hm->run == run;
+}
+
+/**
  * hornet_map_hidden - whether a map is hidden from the current task
  * @map: the map
  *
@@ -96,13 +118,85 @@ bool hornet_map_hidden(const struct bpf_map *map)
 }
 
 /**
+ * hornet_map_bind - note that a program was bound to a map
+ * @map: the map
+ * @load_id: the program's load number
+ *
+ * Return: the map's history after this binding.
+ */
+static u64 hornet_map_bind(struct bpf_map *map, u64 load_id)
+{
+	struct hornet_map *hm = hornet_map_blob(map);
+	s64 old = 0;
+
+	if (!hm)
+		return HORNET_BOUND_SHARED;
+	if (atomic64_try_cmpxchg(&hm->bound_by, &old, load_id) ||
+	    old == load_id)
+		return load_id;
+	/* Fully ordered, like the cmpxchg: see hornet_seal_maps(). */
+	atomic64_xchg(&hm->bound_by, HORNET_BOUND_SHARED);
+	return HORNET_BOUND_SHARED;
+}
+
+/**
+ * hornet_maps_bound - note the program each of a program's maps is bound to
+ * @prog: the program, after the verifier bound its maps
+ * @load_id: its load number
+ *
+ * Called for every load, in every mode, so that a map's history is known
+ * whatever the mode was when it was made.
+ */
+void hornet_maps_bound(struct bpf_prog *prog, u64 load_id)
+{
+	struct bpf_prog_aux *aux = prog->aux;
+	u32 i;
+
+	mutex_lock(&aux->used_maps_mutex);
+	for (i = 0; i < aux->used_map_cnt; i++)
+		hornet_map_bind(aux->used_maps[i], load_id);
+	mutex_unlock(&aux->used_maps_mutex);
+}
+
+/**
+ * hornet_map_shared - note that a map has become reachable by any program
+ *		       that uses another object (a map-in-map, an iterator)
+ * @map: the map
+ */
+void hornet_map_shared(struct bpf_map *map)
+{
+	struct hornet_map *hm = hornet_map_blob(map);
+
+	if (hm)
+		atomic64_xchg(&hm->bound_by, HORNET_BOUND_SHARED);
+}
+
+/**
+ * hornet_blob_has_past - whether a map can have been written by anyone but
+ *			  the load whose blob it is meant to be
+ * @hm: the map's blob
+ * @seal_id: that load's number
+ *
+ * Return: true if the map was made by a run, or another program was bound
+ * to it, or it was shared.
+ */
+static bool hornet_blob_has_past(const struct hornet_map *hm, u64 seal_id)
+{
+	return hm->run || (u64)atomic64_read(&hm->bound_by) != seal_id;
+}
+
+/**
  * hornet_seal_maps - seal the maps of a load that was just verified
  * @prog: the program, after the verifier, before it has an id
- * @seal_id: the load's seal number
+ * @seal_id: the load's seal number, its load_id
  *
  * A map already sealed by another load stays that load's; the program is
- * then refused, as one that uses another load's sealed map. A map sealed
- * here stays sealed even if the load fails later on.
+ * then refused, as one that uses another load's sealed map. So is a map
+ * with a past: made by a run, bound to another program before, or shared.
+ * A map sealed here stays sealed even if the load fails later on.
+ *
+ * The past is read again once the seal is set: a program bound at the same
+ * time either sees the seal (hornet_check_maps()) or is seen here.
  *
  * Return: %HORNET_OK, or %HORNET_BADMAP.
  */
@@ -117,11 +211,17 @@ enum hornet_verdict hornet_seal_maps(struct bpf_prog *prog, u64 seal_id)
 		struct hornet_map *hm = hornet_map_blob(aux->used_maps[i]);
 		s64 old = 0;
 
-		if (!hm ||
+		if (!hm || hornet_blob_has_past(hm, seal_id) ||
 		    (!atomic64_try_cmpxchg(&hm->sealed_by, &old, seal_id) &&
 		     old != seal_id))
 			verdict = HORNET_BADMAP;
 	}
+	/* Pairs with the full barrier of a concurrent hornet_map_bind(). */
+	smp_mb();
+	for (i = 0; i < aux->used_map_cnt && verdict == HORNET_OK; i++)
+		if (hornet_blob_has_past(hornet_map_blob(aux->used_maps[i]),
+					 seal_id))
+			verdict = HORNET_BADMAP;
 	mutex_unlock(&aux->used_maps_mutex);
 	return verdict;
 }
@@ -134,9 +234,8 @@ enum hornet_verdict hornet_seal_maps(struct bpf_prog *prog, u64 seal_id)
  *
  * Return:
  * * %HORNET_OK		- every map is allowed
- * * %HORNET_BADMAP	- a map is sealed by another load (other than the
- *			  loader of @run), or @run is set and a map was not
- *			  created by @run nor sealed by its loader
+ * * %HORNET_BADMAP	- a map is sealed by another load, or @run is set
+ *			  and a map was not created by @run
  * * %HORNET_HIDDEN	- otherwise fine, but a map is hidden from @run
  *			  (or, without one, from the current task's run)
  */
@@ -153,15 +252,14 @@ enum hornet_verdict hornet_check_maps(struct bpf_prog *prog, u64 seal_id,
 		const struct bpf_map *map = aux->used_maps[i];
 		struct hornet_map *hm = hornet_map_blob(map);
 		u64 sealer = hornet_map_sealer(map);
-		bool loaders = run && sealer && sealer == run->loader_seal;
 
 		if (!hm) {
 			badmap = true;
 			continue;
 		}
-		if (sealer && sealer != seal_id && !loaders)
+		if (sealer && sealer != seal_id)
 			badmap = true;
-		if (run && hm->run != run && !loaders)
+		if (run && hm->run != run)
 			badmap = true;
 		hidden |= hornet_map_hidden_from(map, viewer);
 	}
@@ -284,6 +382,7 @@ static void hornet_test_seal_first_owner(struct kunit *test)
 	struct bpf_prog *prog = hornet_test_prog(test, maps, 1);
 
 	KUNIT_EXPECT_FALSE(test, hornet_map_is_sealed(maps[0]));
+	hornet_maps_bound(prog, 5);
 	KUNIT_EXPECT_EQ(test, hornet_seal_maps(prog, 5), HORNET_OK);
 	KUNIT_EXPECT_TRUE(test, hornet_map_is_sealed(maps[0]));
 	/* The same load again is fine; another load is not. */
@@ -298,12 +397,59 @@ static void hornet_test_seal_first_owner(struct kunit *test)
 }
 
 /**
- * hornet_test_child_maps - a verified run's child may use its run's maps and its loader's seal only
+ * hornet_test_blob_without_past - only a map no other program could reach can be sealed
+ * @test: the KUnit context
+ */
+static void hornet_test_blob_without_past(struct kunit *test)
+{
+	struct hornet_run run = { .id = 4, .verified = true };
+	struct bpf_map *maps[1] = { hornet_test_map(test) };
+	struct bpf_prog *prog = hornet_test_prog(test, maps, 1);
+	struct hornet_map *hm = hornet_map_blob(maps[0]);
+
+	/* Never bound: not even the signed load itself noted it. */
+	KUNIT_EXPECT_EQ(test, hornet_seal_maps(prog, 9), HORNET_BADMAP);
+	KUNIT_EXPECT_FALSE(test, hornet_map_is_sealed(maps[0]));
+
+	/* Bound by another program first. */
+	hornet_maps_bound(prog, 8);
+	hornet_maps_bound(prog, 9);
+	KUNIT_EXPECT_EQ(test, (u64)atomic64_read(&hm->bound_by),
+			HORNET_BOUND_SHARED);
+	KUNIT_EXPECT_EQ(test, hornet_seal_maps(prog, 9), HORNET_BADMAP);
+
+	/* Bound by the signed load alone, but put in a map-in-map. */
+	atomic64_set(&hm->bound_by, 0);
+	atomic64_set(&hm->sealed_by, 0);
+	hornet_maps_bound(prog, 9);
+	hornet_map_shared(maps[0]);
+	KUNIT_EXPECT_EQ(test, hornet_seal_maps(prog, 9), HORNET_BADMAP);
+
+	/* Made by a run. */
+	atomic64_set(&hm->bound_by, 0);
+	atomic64_set(&hm->sealed_by, 0);
+	refcount_set(&run.ref, 1);
+	hm->run = &run;
+	hornet_maps_bound(prog, 9);
+	KUNIT_EXPECT_EQ(test, hornet_seal_maps(prog, 9), HORNET_BADMAP);
+
+	/* Control: the same map with no past seals. */
+	hm->run = NULL;
+	atomic64_set(&hm->bound_by, 0);
+	atomic64_set(&hm->sealed_by, 0);
+	hornet_maps_bound(prog, 9);
+	KUNIT_EXPECT_EQ(test, hornet_seal_maps(prog, 9), HORNET_OK);
+	KUNIT_EXPECT_TRUE(test, hornet_map_is_sealed(maps[0]));
+	hornet_test_release(prog);
+}
+
+/**
+ * hornet_test_child_maps - a verified run's child may use its run's maps only, not the blob
  * @test: the KUnit context
  */
 static void hornet_test_child_maps(struct kunit *test)
 {
-	struct hornet_run run = { .id = 1, .loader_seal = 7, .verified = true };
+	struct hornet_run run = { .id = 1, .verified = true };
 	struct hornet_run other = { .id = 2, .verified = true };
 	struct bpf_map *mine = hornet_test_map(test);
 	struct bpf_map *theirs = hornet_test_map(test);
@@ -319,10 +465,15 @@ static void hornet_test_child_maps(struct kunit *test)
 	atomic64_set(&hornet_map_blob(blob)->sealed_by, 7);
 
 	maps[0] = mine;
+	maps[1] = mine;
+	prog = hornet_test_prog(test, maps, 2);
+	KUNIT_EXPECT_EQ(test, hornet_check_maps(prog, 0, &run), HORNET_OK);
+	hornet_test_release(prog);
+
+	/* Only the loader binds its blob, sealed with the loader's load. */
 	maps[1] = blob;
 	prog = hornet_test_prog(test, maps, 2);
-	/* While both runs last, the other run's maps are hidden from us. */
-	KUNIT_EXPECT_EQ(test, hornet_check_maps(prog, 0, &run), HORNET_OK);
+	KUNIT_EXPECT_EQ(test, hornet_check_maps(prog, 0, &run), HORNET_BADMAP);
 	hornet_test_release(prog);
 
 	maps[1] = theirs;
@@ -369,6 +520,7 @@ static void hornet_test_hidden_until_run_ends(struct kunit *test)
 
 static struct kunit_case hornet_seal_test_cases[] = {
 	KUNIT_CASE(hornet_test_seal_first_owner),
+	KUNIT_CASE(hornet_test_blob_without_past),
 	KUNIT_CASE(hornet_test_child_maps),
 	KUNIT_CASE(hornet_test_hidden_until_run_ends),
 	{}

@@ -2,12 +2,13 @@
 /*
  * Hornet: build the signed payload of a BPF_PROG_LOAD and verify it.
  *
- * The payload is the program's instructions followed by the value of each
- * map in fd_array[0..fd_array_cnt - 1], in order. The check runs once the
- * verifier has bound the program's maps, in the loading task: the maps are
- * then the ones the program will use, in fd_array order (with fd_array_cnt
- * the verifier binds them first, in order, and resolves every map index to
- * them without reading fd_array again), and the program must use no other.
+ * The payload is the program's instructions followed by the value of the
+ * map in fd_array[0] when fd_array_cnt is 1 (a signed load names at most
+ * one). The check runs once the verifier has bound the program's maps, in
+ * the loading task: the map is then the one the program will use (with
+ * fd_array_cnt the verifier binds it first and resolves every map index to
+ * it without reading fd_array again), and the program must use no other.
+ * The code builds the payload from any number of maps, in fd_array order.
  *
  * The verifier rewrites the instructions in place, so the signed ones are
  * kept from the start of the load: the signature and the instructions are
@@ -17,6 +18,9 @@
  */
 
 #include <crypto/pkcs7.h>
+#include <keys/asymmetric-type.h>
+#include <keys/system_keyring.h>
+#include <linux/assoc_array.h>
 #include <linux/bpf.h>
 #include <linux/bpf_verifier.h>
 #include <linux/cred.h>
@@ -52,6 +56,7 @@ static const struct hornet_verdict_info hornet_verdicts[HORNET_VERDICT_MAX] = {
 	[HORNET_HIDDEN]		= { "hidden", -EPERM },
 	[HORNET_UNVERIFIED]	= { "unverified", -EPERM },
 	[HORNET_BUSY]		= { "busy", -EBUSY },
+	[HORNET_SPENT]		= { "spent", -EPERM },
 	[HORNET_KERNEL]		= { "kernel", 0 },
 	[HORNET_ERROR]		= { "error", -EINVAL },
 };
@@ -88,7 +93,8 @@ int hornet_verdict_errno(enum hornet_verdict verdict)
  * @size: its size in bytes
  * @map_type: the map's type
  * @max_entries: the map's number of entries
- * @frozen: whether BPF_MAP_FREEZE was applied
+ * @frozen: whether BPF_MAP_FREEZE was applied and no write that began
+ *	    before it is still in flight
  */
 struct hornet_blob {
 	const void *value;
@@ -166,7 +172,16 @@ static int hornet_describe_maps(struct bpf_prog *prog, u32 cnt,
 
 		blobs[i].map_type = map->map_type;
 		blobs[i].max_entries = map->max_entries;
+		/* A syscall write raises the write count before it looks
+		 * at frozen, and copies the value from the caller after:
+		 * one that slipped in just before the freeze may still be
+		 * copying. The verifier's bpf_map_is_rdonly() asks the same.
+		 * Any write that raises the count later sees frozen.
+		 */
 		blobs[i].frozen = READ_ONCE(map->frozen);
+		/* frozen first, then the count: pairs with map_freeze() */
+		smp_rmb();
+		blobs[i].frozen &= !bpf_map_write_active(map);
 		blobs[i].size = map->value_size;
 		blobs[i].value = NULL;
 		/* An array's value lives as long as the map, which the
@@ -181,6 +196,83 @@ static int hornet_describe_maps(struct bpf_prog *prog, u32 cnt,
 out:
 	mutex_unlock(&aux->used_maps_mutex);
 	return err;
+}
+
+/*
+ * The tag the keys code sets on a keyring's pointer to a keyring it holds
+ * (security/keys/keyring.c); a pointer to any other key is untagged.
+ */
+#define HORNET_KEYRING_PTR_SUBTYPE	0x2UL
+
+/**
+ * struct hornet_vouching - a keyring named by serial, as it is being judged
+ * @keyring: the keyring
+ * @check: the restriction every key linked into it since was checked by
+ */
+struct hornet_vouching {
+	struct key *keyring;
+	key_restrict_link_func_t check;
+};
+
+/**
+ * hornet_key_vouched - check one key of a keyring named by serial again
+ * @object: the keyring's pointer to the key
+ * @data: the struct hornet_vouching
+ *
+ * A restriction set on a keyring that already held keys says nothing of
+ * those keys, so each is put through the restriction again.
+ *
+ * Return: 0 if the restriction accepts the key, -EKEYREJECTED otherwise,
+ * and for a nested keyring, whose keys would be searched too.
+ */
+static int hornet_key_vouched(const void *object, void *data)
+{
+	const struct hornet_vouching *v = data;
+	const struct key *key = object;
+
+	if ((unsigned long)object & HORNET_KEYRING_PTR_SUBTYPE)
+		return -EKEYREJECTED;
+	if (key->type != &key_type_asymmetric ||
+	    v->check(v->keyring, key->type, &key->payload, NULL))
+		return -EKEYREJECTED;
+	return 0;
+}
+
+/**
+ * hornet_keyring_vouched - whether the caller could not have chosen what a
+ *			    keyring named by serial holds
+ * @keyring: the keyring
+ * @keyrings: the HORNET_KEYRING_* bits the policy accepts
+ *
+ * Any process can make a keyring and fill it with its own keys. One counts
+ * only when every key it holds, and every key it can ever be given, is
+ * vouched for by keyrings that the policy accepts: it must be restricted
+ * to keys signed by a key in the builtin keyring (or, when the policy
+ * accepts the secondary keyring, in either), and each key it held before
+ * the restriction was set must pass it too.
+ *
+ * Return: true if @keyring may vouch for a signer.
+ */
+static bool hornet_keyring_vouched(struct key *keyring, u32 keyrings)
+{
+	struct key_restriction *restriction = keyring->restrict_link;
+	struct hornet_vouching v = { .keyring = keyring };
+	int err;
+
+	if (!restriction || restriction->key)
+		return false;
+	if (restriction->check == restrict_link_by_builtin_trusted ||
+	    (restriction->check ==
+		     restrict_link_by_builtin_and_secondary_trusted &&
+	     (keyrings & HORNET_KEYRING_SECONDARY)))
+		v.check = restriction->check;
+	else
+		return false;
+
+	down_read(&keyring->sem);
+	err = assoc_array_iterate(&keyring->keys, hornet_key_vouched, &v);
+	up_read(&keyring->sem);
+	return err == 0;
 }
 
 /**
@@ -221,7 +313,8 @@ static enum hornet_verdict hornet_resolve_keyring(s32 id, u32 keyrings,
 			key_put(key);
 			return HORNET_BADKEYRING;
 		}
-		if (!(keyrings & HORNET_KEYRING_USER)) {
+		if (!(keyrings & HORNET_KEYRING_USER) ||
+		    !hornet_keyring_vouched(key, keyrings)) {
 			key_put(key);
 			return HORNET_KEYRING_DENIED;
 		}
@@ -334,7 +427,7 @@ static int hornet_verify_payload(const void *sig, size_t sig_len,
  * * %HORNET_UNSIGNED	- the load carries no signature
  * * %HORNET_MALFORMED	- the signature is empty
  * * %HORNET_FAULT	- the signature could not be read
- * * %HORNET_BADMAP	- fd_array_cnt is larger than any program may use
+ * * %HORNET_BADMAP	- fd_array_cnt names more than one map
  * * %HORNET_ERROR	- out of memory
  */
 enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
@@ -349,7 +442,11 @@ enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
 		return HORNET_UNSIGNED;
 	if (!attr->signature_size)
 		return HORNET_MALFORMED;
-	if (attr->fd_array_cnt > MAX_USED_MAPS)
+	/* The payload does not frame the maps' values: with two maps, the
+	 * caller's value sizes could move the boundary between them under
+	 * one signature. A light skeleton's loader has one blob.
+	 */
+	if (attr->fd_array_cnt > 1)
 		return HORNET_BADMAP;
 
 	p = kzalloc(sizeof(*p), GFP_KERNEL);

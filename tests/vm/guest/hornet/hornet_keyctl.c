@@ -7,6 +7,9 @@
  *   hornet_keyctl padd TYPE DESC RING    add a key read from stdin to RING
  *   hornet_keyctl unlink KEY RING        unlink KEY from RING
  *   hornet_keyctl id RING                resolve RING to a serial
+ *   hornet_keyctl restrict RING TYPE RESTRICTION
+ *                                        restrict what can be linked into
+ *                                        RING (KEYCTL_RESTRICT_KEYRING)
  *
  * RING and KEY are a decimal serial, @t @p @s @u @us, or %:NAME for the
  * keyring called NAME that the caller can see (e.g. %:.secondary_trusted_keys).
@@ -30,6 +33,7 @@ static void usage(FILE *f)
 "       hornet_keyctl padd TYPE DESC RING   (payload on stdin)\n"
 "       hornet_keyctl unlink KEY RING\n"
 "       hornet_keyctl id RING\n"
+"       hornet_keyctl restrict RING TYPE RESTRICTION\n"
 "\n"
 "RING and KEY: a decimal serial, @t, @p, @s, @u, @us, or %%:NAME for a\n"
 "keyring named NAME. Prints the resulting serial.\n");
@@ -123,6 +127,10 @@ int main(int argc, char **argv)
 		ring = parse_key(argv[3]);
 		if (keyctl_unlink(id, ring) < 0)
 			fail("unlink", argv[2]);
+	} else if (argc == 5 && !strcmp(argv[1], "restrict")) {
+		id = parse_key(argv[2]);
+		if (keyctl_restrict_keyring(id, argv[3], argv[4]) < 0)
+			fail("restrict", argv[2]);
 	} else if (argc == 3 && !strcmp(argv[1], "id")) {
 		id = keyctl_get_keyring_ID(parse_key(argv[2]), 0);
 		if (id < 0)

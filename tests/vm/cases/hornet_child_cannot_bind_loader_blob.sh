@@ -1,0 +1,45 @@
+# vm-append: hornet.mode=enforce
+# Only a signed loader binds its blob: a child it loads during its run may
+# use only the maps that run made. The spawner, signed by the build key and
+# loaded against the secondary keyring (keyring_id 1), makes a map and
+# loads a child through bpf_sys_bpf() whose fd_array names that map, or,
+# as a thread that dup2()s in a shared fd table would make it, the
+# spawner's own sealed blob, or a map of the process's own. Bound to the
+# run's map, the child loads (ok, the spawner's id, signer and keyring);
+# bound to the blob or to the foreign map it is refused: EPERM, verdict
+# badmap.
+# Control, with the same signed spawner, in audit mode: the child bound to
+# the blob loads (badmap, let through) and uses the blob.
+. "$(dirname "$0")/hornet_lib.sh"
+hornet_begin
+
+spawn() {
+	out=$(hornet_attack spawn "$HDATA/attack-spawner.p7s" 1 "$1" 1) ||
+		fail "hornet_attack spawn $1 failed: $out"
+	spawner=$(printf '%s\n' "$out" | sed -n 's/^loader_id=//p')
+	out=$(printf '%s\n' "$out" | grep -v '^loader_id=' | tr '\n' ' ')
+	say "spawn $1: $out"
+}
+
+audit_mark
+spawn own
+[ "$out" = "loader=0 run=1 ret=0 child=0 bound=own " ] || fail "own map: unexpected outcome: $out"
+expect_audit prog_name=h_spawner verdict=ok keyring=secondary mode=enforce res=1 errno=0
+expect_audit prog_name=h_child verdict=ok keyring=secondary loader_id="$spawner" mode=enforce \
+	res=1 errno=0
+expect_signer build
+
+for map in blob foreign; do
+	audit_mark
+	spawn $map
+	[ "$out" = "loader=0 run=1 ret=0 child=-$EPERM bound=none " ] ||
+		fail "$map: unexpected outcome: $out"
+	expect_audit prog_name=h_child verdict=badmap mode=enforce res=0 errno=-$EPERM
+	expect_no_audit prog_name=h_child verdict=ok
+done
+
+set_mode audit
+audit_mark
+spawn blob
+[ "$out" = "loader=0 run=1 ret=0 child=0 bound=blob " ] || fail "audit (control): unexpected outcome: $out"
+expect_audit prog_name=h_child verdict=badmap mode=audit res=1 errno=-$EPERM
