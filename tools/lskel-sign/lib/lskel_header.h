@@ -64,6 +64,12 @@ struct lskel_header {
 	 */
 	size_t block_begin;
 	size_t block_end;
+	/*
+	 * The lines read exactly: from "<name>__load(struct <name> *skel)"
+	 * to the end of the line that calls bpf_load_and_run().
+	 */
+	size_t load_begin;
+	size_t load_end;
 	bool sign_comment;		/* our bpftool's -S comment is there */
 	int32_t keyring_id;		/* in the block; 0 when unsigned */
 	bool keyring_runtime;		/* upstream form: set from skel at run time */

@@ -95,10 +95,12 @@ ossl_verify() {
 		-CAfile "$ca" ${certs:+-certfile "$certs"} -purpose any -out /dev/null 2>"$h.ossl.err"
 }
 
-# compile_lskel HEADER NAME EXE: builds a program that loads HEADER through
-# the stub skel_internal.h, which dumps what it is handed.
+# compile_lskel HEADER NAME EXE [CC [STD]]: builds a program that loads
+# HEADER through the stub skel_internal.h, which dumps what it is handed.
+# CC defaults to gcc and STD to -std=gnu11; an empty STD is the compiler's
+# own default dialect.
 compile_lskel() {
-	local h=$1 name=$2 exe=$3 dir
+	local h=$1 name=$2 exe=$3 cc=${4:-gcc} std=${5--std=gnu11} dir
 	dir=$(dirname "$h")
 	cat >"$exe.c" <<EOC
 #include "$(basename "$h")"
@@ -112,7 +114,8 @@ int main(void)
 	return ${name}__load(skel) == -1 ? 0 : 4;
 }
 EOC
-	gcc -std=gnu11 -Wall -Wextra -Wdeclaration-after-statement -Werror -Wno-unused-function -I"$LSKEL_TESTS/stub" -I"$dir" \
+	# shellcheck disable=SC2086 # an empty STD is no argument
+	"$cc" $std -Wall -Wextra -Wdeclaration-after-statement -Werror -Wno-unused-function -I"$LSKEL_TESTS/stub" -I"$dir" \
 		-I"$ROOT/build/kbuild/usr/include" "$exe.c" -o "$exe"
 }
 
