@@ -29,15 +29,6 @@ else
 	echo "note: make tests has not built headers under build/; the golden ones only"
 fi
 
-# run_dump EXE: runs EXE; its dump in $tmp/dump.{insns,data,sig,keyring}.
-run_dump() {
-	rm -f "$tmp"/dump.*
-	LSKEL_DUMP_INSNS=$tmp/dump.insns LSKEL_DUMP_DATA=$tmp/dump.data \
-		LSKEL_DUMP_SIG=$tmp/dump.sig LSKEL_DUMP_KEYRING=$tmp/dump.keyring "$1" ||
-		fail "$1 did not run to the loader"
-	cat "$tmp/dump.insns" "$tmp/dump.data" >"$tmp/dump.payload"
-}
-
 # name_of HEADER: NAME of its NAME__load(struct NAME *skel).
 name_of() { sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)__load(struct \1 \*skel)$/\1/p' "$1" | head -n1; }
 

@@ -119,6 +119,17 @@ EOC
 		-I"$ROOT/build/kbuild/usr/include" "$exe.c" -o "$exe"
 }
 
+# run_dump EXE: runs EXE (built by compile_lskel); what it handed the
+# loader is in $tmp/dump.{insns,data,sig,keyring}, and insns || data in
+# $tmp/dump.payload.
+run_dump() {
+	rm -f "$tmp"/dump.*
+	LSKEL_DUMP_INSNS=$tmp/dump.insns LSKEL_DUMP_DATA=$tmp/dump.data \
+		LSKEL_DUMP_SIG=$tmp/dump.sig LSKEL_DUMP_KEYRING=$tmp/dump.keyring "$1" ||
+		fail "$1 did not run to the loader"
+	cat "$tmp/dump.insns" "$tmp/dump.data" >"$tmp/dump.payload"
+}
+
 # hex_literal FILE: FILE's bytes as \xHH escapes on one line.
 hex_literal() { od -An -v -tx1 "$1" | tr -d ' \n' | sed 's/\(..\)/\\x\1/g'; }
 
