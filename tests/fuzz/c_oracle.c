@@ -14,8 +14,9 @@
  *   - <name>__load() starts and ends outside any comment or literal;
  *   - each literal the reader decoded is one plain string literal to the
  *     lexer, at the same bytes, with the same value;
- *   - bpf_load_and_run is named once, in <name>__load(), and nothing names
- *     the bpf syscall.
+ *   - bpf_load_and_run is named once, in <name>__load(), nothing names the
+ *     bpf syscall, and outside <name>__load() nothing is called but by the
+ *     name of one of bpftool's functions or of the helpers it calls.
  */
 #define _GNU_SOURCE	/* memmem() */
 #include <stdbool.h>
@@ -249,6 +250,51 @@ static const char *const banned[] = {
 	"asm", "__asm", "__asm__", "_Pragma",
 };
 
+/* Outside __load(), the names a '(' may follow (see lskel-sign(1)). */
+static bool callable(const unsigned char *p, size_t n)
+{
+	static const char *const names[] = {
+		"skel_alloc", "skel_free", "skel_closenz", "skel_prep_map_data",
+		"skel_finalize_map_data", "skel_free_map_data", "skel_raw_tracepoint_open",
+		"skel_link_create", "__attribute__", "__aligned__", "__typeof__",
+	};
+	static const char *const keywords =
+		" auto break case char const continue default do double else enum extern"
+		" float for goto if inline int long register restrict return short signed"
+		" sizeof static struct switch typedef union unsigned void volatile while"
+		" _Alignas _Alignof _Atomic _Bool _Generic _Noreturn _Static_assert ";
+	static const char *const own[] = {
+		"__open", "__load", "__open_and_load", "__destroy", "__attach", "__detach",
+		"__assert",
+	};
+	char word[48];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == n && !memcmp(p, names[i], n))
+			return true;
+	for (i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		if (n > strlen(own[i]) && !memcmp(p + n - strlen(own[i]), own[i], strlen(own[i])))
+			return true;
+	if (n + 3 > sizeof(word))
+		return false;
+	word[0] = ' ';
+	memcpy(word + 1, p, n);
+	word[n + 1] = ' ';
+	word[n + 2] = '\0';
+	return strstr(keywords, word) != NULL;
+}
+
+static bool punct_is(const struct lexer *l, const struct token *t, char ch)
+{
+	return t->kind == T_PUNCT && t->end == t->k + 1 && l->c[t->k] == (unsigned char)ch;
+}
+
+static bool ident_is(const struct lexer *l, const struct token *t, const char *s)
+{
+	return t->kind == T_IDENT && t->end - t->k == strlen(s) && !memcmp(l->c + t->k, s, strlen(s));
+}
+
 static void check_literal(const struct lexer *l, const struct token *t, size_t nt,
 			  const struct lskel_lit *lit, const struct lskel_header *h)
 {
@@ -364,6 +410,20 @@ static void check_dialect(const unsigned char *s, size_t n, const struct lskel_h
 			CHECK(strlen(banned[b]) != len || memcmp(l.c + t[i].k, banned[b], len));
 	}
 	CHECK(k == 1);
+
+	/* Calls outside __load(): by bpftool's names, and the one cast "(__u64) (long)". */
+	for (i = 0; i + 1 < nt; i++) {
+		if (!punct_is(&l, &t[i + 1], '(') ||
+		    (l.o[t[i].k] >= h->load_begin && l.o[t[i].k] < h->load_end))
+			continue;
+		if (t[i].kind == T_IDENT)
+			CHECK(callable(l.c + t[i].k, t[i].end - t[i].k));
+		else if (punct_is(&l, &t[i], ')'))
+			CHECK(i >= 2 && punct_is(&l, &t[i - 2], '(') && ident_is(&l, &t[i - 1], "__u64") &&
+			      i + 3 < nt && ident_is(&l, &t[i + 2], "long") && punct_is(&l, &t[i + 3], ')'));
+		else
+			CHECK(!punct_is(&l, &t[i], ']') && !punct_is(&l, &t[i], '}'));
+	}
 
 	for (i = 0; i < nd; i++)
 		free(dir[i]);

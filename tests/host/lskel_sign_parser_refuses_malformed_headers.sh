@@ -119,13 +119,27 @@ for prefix in R u8 L u U LR u8R; do
 		"line $struct: expected no prefix before a string literal (R\"(...)\" is a GNU raw string)"
 done
 for name in syscall skel_sys_bpf kern_sys_bpf __NR_bpf SYS_bpf asm __asm __asm__ _Pragma; do
-	edit "${struct}i static long x$name(void) { return $name; }"
+	edit "${struct}i static long row__attach(void) { return $name; }"
 	cmp -s "$base" "$tmp/row.h" && fail "no edit"
 	row "$name outside __load()" \
 		"line $struct: expected no '$name' outside <name>__load(): it loads only through bpf_load_and_run()"
 done
+# Calls outside __load(): only bpftool's own functions and the helpers of
+# skel_internal.h, by name, on the line of the name.
+call="no call outside <name>__load() but of bpftool's functions and skel_internal.h's helpers"
+edit "${struct}i static long row__attach(void) { void *p = dlsym(0, \"sys\" \"call\"); return p != 0; }"
+row "a call of dlsym()" "line $struct: expected $call ('dlsym' is neither)"
+edit "${struct}i static long row__attach(long (*f)(void)) { return (*f)(); }"
+byname="no call outside <name>__load() but by the name of one of bpftool's functions or skel_internal.h's helpers"
+row "a call through a pointer" "line $struct: expected $byname"
+edit "${struct}i static long row__attach(long (*f[1])(void)) { return f[0](); }"
+row "a call through an array" "line $struct: expected $byname"
+edit "${struct}i static long row__attach(void) { return getpid\n(); }"
+row "a call with its '(' on the next line" "line $struct: expected $call ('getpid' is neither)"
+edit "${struct}i static long row__attach(void) { return getpid /* */ (); }"
+row "a call with a comment before its '('" "line $struct: expected $call ('getpid' is neither)"
 # Names that only contain one of them are someone else's.
-edit "${struct}i static long my_syscall_count(void) { return 0; }"
+edit "${struct}i static long row__attach(void) { return my_syscall_count; }"
 "$LSKEL" --extract-payload "$tmp/p.bin" "$tmp/row.h" >/dev/null || fail "a name that contains 'syscall' is refused"
 rm -f "$tmp/p.bin"
 # bpftool's C++ lines: three together, in __assert() only.

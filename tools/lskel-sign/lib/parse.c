@@ -9,6 +9,7 @@
  * else. Anything else is refused with its line number and what was
  * expected. Each byte is looked at a bounded number of times.
  */
+#define _GNU_SOURCE	/* memmem() */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,6 +237,73 @@ static const char *banned_ident(const unsigned char *p, size_t n)
 }
 
 /*
+ * What may come before a '(' outside __load(): C's keywords (none is a
+ * function; a pointer to one is called through ")(", which is refused),
+ * the attributes bpftool writes, and the helpers of skel_internal.h that
+ * bpftool calls and that load no program.
+ */
+static const char *const callable[] = {
+	"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
+	"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+	"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+	"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Alignas",
+	"_Alignof", "_Atomic", "_Bool", "_Generic", "_Noreturn", "_Static_assert",
+	"__attribute__", "__aligned__", "__typeof__",
+	"skel_alloc", "skel_free", "skel_closenz", "skel_prep_map_data",
+	"skel_finalize_map_data", "skel_free_map_data", "skel_raw_tracepoint_open",
+	"skel_link_create",
+};
+
+/* And its own functions: <name>__open() ... <name>__<prog>__attach(). */
+static const char *const own_suffix[] = {
+	"__open", "__load", "__open_and_load", "__destroy", "__attach", "__detach",
+	"__assert",
+};
+
+static bool may_call(const unsigned char *p, size_t n)
+{
+	size_t i, l;
+
+	for (i = 0; i < N(callable); i++)
+		if (strlen(callable[i]) == n && !memcmp(p, callable[i], n))
+			return true;
+	for (i = 0; i < N(own_suffix); i++) {
+		l = strlen(own_suffix[i]);
+		if (n > l && !memcmp(p + n - l, own_suffix[i], l))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The first character after @i on the current line that is not blank or
+ * in a comment that ends on it, or for the end of the line the first one
+ * that is not blank on the next line ('\n' at the end of the file).
+ */
+static unsigned char next_token_char(const struct reader *r, size_t i, size_t *at)
+{
+	const unsigned char *p = r->s + r->at, *q;
+	size_t n = line_len(r);
+
+	for (;;) {
+		while (i < n && (p[i] == ' ' || p[i] == '\t'))
+			i++;
+		if (i + 1 < n && p[i] == '/' && p[i + 1] == '*' &&
+		    (q = memmem(p + i + 2, n - i - 2, "*/", 2))) {
+			i = (size_t)(q - p) + 2;
+			continue;
+		}
+		break;
+	}
+	*at = i;
+	if (i < n)
+		return p[i];
+	for (i = r->eol + 1; i < r->n && (r->s[i] == ' ' || r->s[i] == '\t'); i++)
+		;
+	return i < r->n ? r->s[i] : '\n';
+}
+
+/*
  * The C++ lines bpftool writes in <name>__assert(): after its '{', the group
  * that defines _Static_assert, its _Static_assert() lines, and the group that
  * undefines it right before its '}'. Each group is three whole lines with
@@ -293,13 +361,15 @@ static int cxx_line(struct reader *r)
  * before a string literal (R"( would open a GNU raw string), no '%' (%: is
  * '#'), and no '#' but on its own preprocessor lines: past the prologue,
  * the C++ lines of __assert() and the guard's #endif. Nor does it name the
- * bpf syscall or a second bpf_load_and_run() there.
+ * bpf syscall or a second bpf_load_and_run() there, or call anything but
+ * its own functions and skel_internal.h's helpers (what precedes a '(' is
+ * a name of those, or the one cast it writes: "(__u64) (long)").
  */
 static int code_line(struct reader *r)
 {
 	const unsigned char *p = r->s + r->at;
-	size_t n = line_len(r), i, k, open = 0;
-	unsigned char in = 0;
+	size_t n = line_len(r), i, k, j, open = 0;
+	unsigned char in = 0, next;
 	const char *name;
 	char end[160], what[160];
 	bool blank = true;
@@ -355,7 +425,22 @@ static int code_line(struct reader *r)
 					 "it loads only through bpf_load_and_run()", name);
 				return fail_at(r, r->line, what);
 			}
+			next = next_token_char(r, k, &j);
+			if ((next == '(' || (j == n && next == '/')) && !may_call(p + i, k - i) &&
+			    (p[i] < '0' || p[i] > '9')) {
+				snprintf(what, sizeof(what), "no call outside <name>__load() but of "
+					 "bpftool's functions and skel_internal.h's helpers ('%.*s' is neither)",
+					 (int)(k - i > 40 ? 40 : k - i), p + i);
+				return fail_at(r, r->line, what);
+			}
 			i = k - 1;
+		} else if (c == ')' || c == ']' || c == '}') {
+			next = next_token_char(r, i + 1, &j);
+			if ((next == '(' || (j == n && next == '/')) &&
+			    !(c == ')' && i >= 6 && !memcmp(p + i - 6, "(__u64", 6) &&
+			      n - j >= 6 && !memcmp(p + j, "(long)", 6)))
+				return fail_at(r, r->line, "no call outside <name>__load() but by the name of "
+					       "one of bpftool's functions or skel_internal.h's helpers");
 		}
 	}
 	if (in)
