@@ -138,6 +138,8 @@ edit "${struct}i static long row__attach(void) { return getpid\n(); }"
 row "a call with its '(' on the next line" "line $struct: expected $call ('getpid' is neither)"
 edit "${struct}i static long row__attach(void) { return getpid /* */ (); }"
 row "a call with a comment before its '('" "line $struct: expected $call ('getpid' is neither)"
+edit "${struct}i static long row__attach(void) { return getpid\$(); }"
+row "a '\$' in a name" "line $struct: expected no '\$' (gcc and clang take it for a letter of a name)"
 # Names that only contain one of them are someone else's.
 edit "${struct}i static long row__attach(void) { return my_syscall_count; }"
 "$LSKEL" --extract-payload "$tmp/p.bin" "$tmp/row.h" >/dev/null || fail "a name that contains 'syscall' is refused"

@@ -358,9 +358,10 @@ static int cxx_line(struct reader *r)
  * bpftool writes no byte here that is not printable ASCII, no backslash
  * (escape or splice), no "??" (trigraph), no comment or literal that does
  * not end on its line, no "//" comment, no character constant, no prefix
- * before a string literal (R"( would open a GNU raw string), no '%' (%: is
- * '#'), and no '#' but on its own preprocessor lines: past the prologue,
- * the C++ lines of __assert() and the guard's #endif. Nor does it name the
+ * before a string literal (R"( would open a GNU raw string), no '$' (a
+ * letter to gcc and clang), no '%' (%: is '#'), and no '#' but on its own
+ * preprocessor lines: past the prologue, the C++ lines of __assert() and
+ * the guard's #endif. Nor does it name the
  * bpf syscall or a second bpf_load_and_run() there, or call anything but
  * its own functions and skel_internal.h's helpers (what precedes a '(' is
  * a name of those, or the one cast it writes: "(__u64) (long)").
@@ -412,6 +413,8 @@ static int code_line(struct reader *r)
 			in = c;
 		} else if (c == '\'') {
 			return fail_at(r, r->line, "no character constant (bpftool writes none)");
+		} else if (c == '$') {
+			return fail_at(r, r->line, "no '$' (gcc and clang take it for a letter of a name)");
 		} else if (c == '#' || c == '%') {
 			return fail_at(r, r->line, "no '#' or '%' (%: is #) but on bpftool's preprocessor lines (the C++ lines of __assert(), the guard's #endif)");
 		} else if (ident_char(c) && (!i || !ident_char(p[i - 1]))) {
