@@ -11,24 +11,18 @@ source "$ROOT/tests/host/hornet-attest/lib.sh"
 good_spec "$tmp/spec"
 good_policy "$tmp/policy"
 { cat "$tmp/policy"; echo "lock require"; } >"$tmp/policy-lock"
-host good "$tmp/spec"
-quote good "$tmp/bundle"
-expect_verify 0 "" --ak "$tmp/good.ak.pem" --nonce "$NONCE" --policy "$tmp/policy" "$tmp/bundle"
-expect_verify 0 "" --ak "$tmp/good.ak.pem" --nonce "$NONCE" --policy "$tmp/policy-lock" "$tmp/bundle"
+judge_list 0 "" "$tmp/policy" "$tmp/spec"
+judge_list 0 "" "$tmp/policy-lock" "$tmp/spec"
 
 state() { echo "buf 8 hornet-state version=1 seq=$1 mode=$2 keyrings=builtin,secondary locked=$3"; }
-n=0
-# case EXPECTED POLICY SPEC-LINES...: a host whose list is SPEC-LINES fails
+# case_ EXPECTED POLICY SPEC-LINES...: a host whose list is SPEC-LINES fails
 # POLICY with EXPECTED.
 case_() {
 	local want=$1 policy=$2
 	shift 2
-	n=$((n + 1))
-	printf '%s\n' "$@" >"$tmp/spec$n"
-	host "h$n" "$tmp/spec$n"
-	quote "h$n" "$tmp/bundle$n"
-	expect_verify 1 "$want" --ak "$tmp/h$n.ak.pem" --nonce "$NONCE" --policy "$policy" "$tmp/bundle$n"
-	echo "ok: case $n"
+	printf '%s\n' "$@" >"$tmp/spec.case"
+	judge_list 1 "$want" "$policy" "$tmp/spec.case"
+	echo "ok: list $judged"
 }
 load="buf 8 hornet-load version=1 mode=enforce verdict=ok allowed=1 tag=$TAG payload=$PAYLOAD skid=$SKID keyring=builtin"
 
@@ -46,7 +40,7 @@ case_ "hornet-attest: measurement list entry 4: hornet-state seq=3 follows the l
 hornet-attest: Hornet was not locked (hornet-state seq=3 shows locked=0), the policy requires locked=1" \
 	"$tmp/policy-lock" "ng 10 boot_aggregate" "$(state 1 enforce 0)" "$(state 2 enforce 1)" "$(state 3 enforce 0)" "$load"
 # The same list passes a policy that does not require the lock.
-expect_verify 0 "" --ak "$tmp/h$n.ak.pem" --nonce "$NONCE" --policy "$tmp/policy" "$tmp/bundle$n"
+expect_verify 0 "" --ak "$tmp/j$judged.ak.pem" --nonce "$NONCE" --policy "$tmp/policy" "$tmp/j$judged.bundle"
 case_ "hornet-attest: Hornet was not locked (hornet-state seq=1 shows locked=0), the policy requires locked=1" \
 	"$tmp/policy-lock" "ng 10 boot_aggregate" "$(state 1 enforce 0)" "$load"
-echo "PASS ($n cases)"
+echo "PASS ($judged lists)"

@@ -25,11 +25,9 @@ cp "$h" "$tmp/signed.h"
 
 # refused WHAT MESSAGE CMD...: CMD exits 1 with "lskel-sign: MESSAGE".
 refused() {
-	local what=$1 msg=$2 rc
+	local what=$1 msg=$2
 	shift 2
-	run_rc rc "$@" >"$tmp/out" 2>"$tmp/err"
-	expect_eq "$what: exit status" "$rc" 1
-	expect_eq "$what: message" "$(cat "$tmp/err")" "lskel-sign: $msg"
+	fails_with "$what" "lskel-sign: $msg" "$@"
 }
 
 # Outputs through a link that another user planted.

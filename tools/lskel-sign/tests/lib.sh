@@ -48,6 +48,18 @@ lskel_s_header() {
 	cp "$out" "$tmp/$name-S.lskel.h"
 }
 
+# fails_with WHAT MESSAGE CMD...: CMD exits 1 with exactly MESSAGE on
+# stderr and nothing on stdout.
+fails_with() {
+	local what=$1 msg=$2 rc
+	shift 2
+	run_rc rc "$@" >"$tmp/out" 2>"$tmp/err"
+	expect_eq "$what: exit status" "$rc" 1
+	expect_eq "$what: message" "$(cat "$tmp/err")" "$msg"
+	[ -s "$tmp/out" ] && fail "$what: wrote to stdout"
+	return 0
+}
+
 # unchanged FILE COPY WHAT: FILE must still be byte for byte COPY.
 unchanged() {
 	cmp -s "$1" "$2" || fail "$3: $1 changed"
