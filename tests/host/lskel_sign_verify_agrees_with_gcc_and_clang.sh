@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # What --verify reports as signed is what the compiled program loads, under
-# gcc and clang, each in its default dialect and in -std=c11: every header
+# gcc and clang, each in its default dialect, -std=c11 and -std=c2x: every header
 # that make tests built (tests/fixtures/lskel-golden/, and those under
 # build/ when make tests has run) is compiled with the stub skel_internal.h,
 # whose bpf_load_and_run() and skel_sys_bpf() dump what they are handed,
@@ -32,7 +32,7 @@ fi
 # name_of HEADER: NAME of its NAME__load(struct NAME *skel).
 name_of() { sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\)__load(struct \1 \*skel)$/\1/p' "$1" | head -n1; }
 
-compilers=("gcc|" "gcc|-std=c11" "clang-19|" "clang-19|-std=c11")
+compilers=("gcc|" "gcc|-std=c11" "gcc|-std=c2x" "clang-19|" "clang-19|-std=c11" "clang-19|-std=c2x")
 
 # agree HEADER: every compiler and dialect loads what lskel-sign reads.
 agree() {
