@@ -15,7 +15,7 @@ help:
 	@echo "make check-debug  the same on a KASAN/lockdep/kmemleak/UBSAN kernel, plus failslab"
 	@echo "make fleet-demo  three VMs with TPMs attest what they loaded to a verifier"
 	@echo "make bench   measure Hornet's verification cost (not part of check)"
-	@echo "make fuzz    fuzz the lskel header reader for FUZZ_SECONDS (default 1800)"
+	@echo "make fuzz    fuzz the lskel header reader and hornet-attest verify, FUZZ_SECONDS each (default 1800)"
 	@echo "make kernel  extract, patch, configure and build the kernel, bpftool, libbpf"
 	@echo "make tests   build the static test programs for the VM"
 	@echo "make keys    generate the signing keys under build/keys (never committed)"
@@ -55,11 +55,13 @@ demo: tests
 fleet-demo: tests
 	@$(ROOT)/scripts/fleet-demo
 
-# The lskel header reader's libFuzzer target, for longer than make check
-# gives it (FUZZ_SECONDS, default 1800: 30 minutes).
+# The libFuzzer targets of the lskel header reader and of hornet-attest
+# verify, each for longer than make check gives it (FUZZ_SECONDS, default
+# 1800: 30 minutes each).
 FUZZ_SECONDS ?= 1800
 fuzz: tests
 	@LSKEL_FUZZ_SECONDS=$(FUZZ_SECONDS) bash $(ROOT)/tests/host/lskel_sign_fuzz_parser_smoke.sh
+	@HA_FUZZ_SECONDS=$(FUZZ_SECONDS) bash $(ROOT)/tests/host/hornet_attest_fuzz_verify_smoke.sh
 
 bench: tests
 	@$(MAKE) --no-print-directory -f $(ROOT)/tests/bench/bench.mk ROOT=$(ROOT)

@@ -4,12 +4,17 @@
  * checks the properties lskel-sign relies on for every header it accepts:
  * signing gives a header that parses to the same payload and carries the
  * new signature; signing twice gives the same header; and removing the
- * signature gives back the header as it was before it was signed.
+ * signature gives back the header as it was before it was signed. And the
+ * property that --verify rests on: for the input and for the signed header,
+ * a lexer of C as the compiler reads it (c_oracle.c) finds the loader and
+ * its literals where the reader does, with the same values, and nothing
+ * around them that could change what is loaded.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "c_oracle.h"
 #include "lskel_header.h"
 
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
@@ -50,6 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (lskel_parse(data, size, &h, &e))
 		return 0;
+	c_oracle_check(data, size, &h);
 	CHECK(h.insns.len && h.insns.len % 8 == 0);
 	CHECK(!lskel_payload(&h, &payload, &plen, &e));
 	CHECK(plen == h.insns.len + h.data.len);
@@ -63,6 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CHECK(!lskel_edit_sign(&h, sig, sizeof(sig), excl, sizeof(excl), -5, &ed, &e));
 	out = apply(&ed, &out_len);
 	CHECK(!lskel_parse(out, out_len, &h2, &e));
+	c_oracle_check(out, out_len, &h2);
 	same_payload(&h, &h2);
 	CHECK(h2.sig.len == sizeof(sig) && !memcmp(h2.sig.bytes, sig, sizeof(sig)));
 	if (h.sig_state == LSKEL_SIGNED_UPSTREAM) {

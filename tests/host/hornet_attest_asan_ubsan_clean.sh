@@ -73,6 +73,24 @@ san 0 "$HA" quote --tcti "$TCTI_b" --nonce "$NONCE" --ima-list "$tmp/b.list" --o
 san 1 "$HA" verify --ak "$tmp/b.ak.pem" --nonce "$NONCE" --policy "$tmp/policy" "$tmp/b3"
 [ "$(wc -l <"$tmp/out")" = 3 ] || { cat "$tmp/out" >&2; fail "want three reasons"; }
 
+# What a host may hide: a renamed template, a violation and another
+# component's event in Hornet's PCR, a spell in off, a user keyring, a
+# state after the lock; and a policy with keyrings and the lock.
+sed -e 's/seq=2 mode=enforce keyrings=builtin,secondary locked=1/seq=2 mode=off keyrings=builtin,user locked=0/' \
+	-e "s/keyring=builtin/keyring=user/" "$tmp/spec" >"$tmp/spec-hide"
+{ cat "$tmp/spec-hide"; echo "violationbuf 8 hornet-state version=1 seq=3 mode=enforce keyrings=builtin locked=1"
+  echo "buf 8 selinux-state enforcing=1"; } >"$tmp/spec-hide2"
+host c "$tmp/spec-hide2" --template 6:ima-bux
+san 0 "$HA" quote --tcti "$TCTI_c" --nonce "$NONCE" --ima-list "$tmp/c.list" --out "$tmp/b5"
+{ cat "$tmp/policy"; echo "keyrings builtin,secondary,platform"; echo "lock require"; } >"$tmp/p5"
+san 1 "$HA" verify --ak "$tmp/c.ak.pem" --nonce "$NONCE" --policy "$tmp/p5" "$tmp/b5"
+cp "$tmp/out" "$tmp/b5.reasons"
+[ "$(wc -l <"$tmp/b5.reasons")" -ge 6 ] || { cat "$tmp/b5.reasons" >&2; fail "want six reasons or more"; }
+sed "s/^/  /" "$tmp/b5.reasons"
+truncate -s $((257 << 20)) "$tmp/huge"
+san 1 "$HA" "${V[@]}" "$tmp/huge"
+san 2 "$HA" quote --out x --nonce "$NONCE" --pcr 16
+
 # Refusals: policy, key, command line, output, TPM.
 printf 'signer ab\nmode enforce\nmode audit\n' >"$tmp/p2"
 san 2 "$HA" verify --ak "$tmp/a.ak.pem" --nonce "$NONCE" --policy "$tmp/p2" "$tmp/bundle"

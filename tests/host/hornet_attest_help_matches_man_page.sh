@@ -24,11 +24,11 @@ sed -n 's/^\t{ "\([a-z-]*\)", [a-z_]*argument.*/--\1/p' "$ROOT/tools/hornet-atte
 diff "$tmp/code.opts" "$tmp/help.opts" || fail "options differ between the code (<) and --help (>)"
 for word in "hornet-attest ak" "hornet-attest quote" "hornet-attest verify" device:/dev/tpmrm0 \
 	binary_runtime_measurements_sha256 "signer HEX" "mode off|audit|enforce" "unverified refuse|tolerate" \
-	"0 to 23 but not 10" "8 to 64 bytes" "at most 10 times" "hornet-attest: REASON"; do
+	"0 to 22 but not 10 or 16" "8 to 64 bytes" "at most 10 times" "hornet-attest: REASON"; do
 	grep -qF -- "$word" "$tmp/help" || fail "--help does not mention '$word'"
 done
 for word in "hornet-attest ak" "hornet-attest quote" "hornet-attest verify" device:/dev/tpmrm0 \
-	binary_runtime_measurements_sha256 HORNETQ1 "not implemented" "0 to 23 but not 10" \
+	binary_runtime_measurements_sha256 HORNETQ1 "not implemented" "0 to 22 but not 10 or 16" \
 	"8 to 64 bytes" "at most 10 times" "hornet-attest:"; do
 	grep -qF -- "$word" "$tmp/man" || fail "the man page does not mention '$word'"
 done
@@ -80,9 +80,10 @@ misuse "'--nonce $NONCE$NONCE$NONCE$NONCE$NONCE': want 8 to 64 bytes of hex" \
 	quote --nonce "$NONCE$NONCE$NONCE$NONCE$NONCE" --out a
 misuse "'--nonce 0011223344556677x': want 8 to 64 bytes of hex" quote --nonce 0011223344556677x --out a
 misuse "'--nonce 001122334455667g': want 8 to 64 bytes of hex" quote --nonce 001122334455667g --out a
-misuse "'--pcr 10': want a PCR from 0 to 23 other than 10" quote --nonce "$NONCE" --out a --pcr 10
-misuse "'--pcr 24': want a PCR from 0 to 23 other than 10" quote --nonce "$NONCE" --out a --pcr 24
-misuse "'--pcr -1': want a PCR from 0 to 23 other than 10" quote --nonce "$NONCE" --out a --pcr -1
+pcr_msg="want a PCR from 0 to 22 other than 10 and 16 (locality 0 can reset 16 and 23)"
+misuse "'--pcr 10': $pcr_msg" quote --nonce "$NONCE" --out a --pcr 10
+misuse "'--pcr 24': $pcr_msg" quote --nonce "$NONCE" --out a --pcr 24
+misuse "'--pcr -1': $pcr_msg" quote --nonce "$NONCE" --out a --pcr -1
 misuse "'quote' does not take '--policy'" quote --nonce "$NONCE" --out a --policy p
 misuse "'verify' needs '--ak'" verify --nonce "$NONCE" --policy p f
 misuse "'verify' needs '--policy'" verify --ak a --nonce "$NONCE" f

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A Hornet record in the Hornet PCR that verify cannot read is a failure
 # that names the entry: another version, a record that does not parse, an
-# unknown hornet- event, one measured without its buffer, one whose d-ng
-# digest is not its buffer's, a gap in the state records' seq. Each is a
-# one-fault variant of the passing list.
+# event that is not Hornet's, one measured without its buffer (an ima-ng
+# entry), one whose d-ng digest is not its buffer's, a gap in the state
+# records' seq. Each is a one-fault variant of the passing list.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tests/host/hornet-attest/lib.sh"
 
@@ -30,9 +30,9 @@ variant "hornet-attest: measurement list entry 6: hornet-load record does not pa
 	"s/verdict=unsigned allowed=0 tag=fedcba9876543210 payload=- skid=-/verdict=unsigned allowed=0 tag=fedcba9876543210 payload=- skid=$SKID/"
 variant "hornet-attest: measurement list entry 9: hornet-state record does not parse: trailing text after 'locked='" \
 	's/locked=1$/locked=1 extra=1/'
-variant "hornet-attest: measurement list entry 6: unknown Hornet event 'hornet-lode'" \
+variant "hornet-attest: measurement list entry 6: event 'hornet-lode' in Hornet's PCR 8 is not a Hornet record" \
 	's/^buf 8 hornet-load \(.*verdict=unsigned\)/buf 8 hornet-lode \1/'
-variant "hornet-attest: measurement list entry 4: hornet-load is measured without its record (template ima-ng)" \
+variant "hornet-attest: measurement list entry 4: template 'ima-ng' with 2 fields in Hornet's PCR 8, not ima-buf's three" \
 	's|^ng 10 /usr/bin/true|ng 8 hornet-load|'
 variant "hornet-attest: measurement list entry 9: hornet-state seq=3 follows seq=1" \
 	's/seq=2 mode=enforce/seq=3 mode=enforce/'

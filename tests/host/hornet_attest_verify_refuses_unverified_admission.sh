@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
-# Hornet started in audit and admitted an unsigned load before it went to
-# enforce: 'unverified refuse' (the default) fails the host and names the
+# Hornet ran in audit and admitted an unsigned load: under a policy for
+# audit, 'unverified refuse' (the default) fails the host and names the
 # load; 'unverified tolerate' passes the same bundle.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tests/host/hornet-attest/lib.sh"
 
 good_spec "$tmp/spec"
-sed -e 's/seq=1 mode=enforce/seq=1 mode=audit/' \
-	-e 's/mode=enforce verdict=unsigned allowed=0/mode=audit verdict=unsigned allowed=1/' \
+sed -e 's/mode=enforce/mode=audit/' \
+	-e 's/verdict=unsigned allowed=0/verdict=unsigned allowed=1/' \
 	"$tmp/spec" >"$tmp/spec-audit"
-[ "$(diff "$tmp/spec" "$tmp/spec-audit" | grep -c '^>')" = 2 ] || fail "the test did not change the list"
+[ "$(diff "$tmp/spec" "$tmp/spec-audit" | grep -c '^>')" = 4 ] || fail "the test did not change the list"
 host a "$tmp/spec-audit"
 quote a "$tmp/bundle"
 good_policy "$tmp/policy"
+sed -i 's/^mode enforce$/mode audit/' "$tmp/policy"
+grep -qx 'mode audit' "$tmp/policy" || fail "the policy is not for audit"
 expect_verify 1 "hornet-attest: unverified load admitted: verdict=unsigned tag=fedcba9876543210 mode=audit" \
 	--ak "$tmp/a.ak.pem" --nonce "$NONCE" --policy "$tmp/policy" "$tmp/bundle"
 grep -v '^unverified' "$tmp/policy" >"$tmp/policy-default"

@@ -69,6 +69,24 @@ san 1 "$S" --extract-payload "$tmp/p.bin" "$tmp/size.h"
 san 1 "$S" --key "$KEYS/build.pem" "$tmp/plain.h"
 san 1 "$S" --key "$KEYS/build.pem" "$tmp"
 
+# What hides from a line reader, links, kept attributes, an edit while the
+# key loads.
+for f in "$ROOT"/tests/fuzz/regressions/*.h; do
+	san 1 "$S" --verify --cert "$KEYS/build.crt" "$f"
+done
+ln -s p.bin "$tmp/p-link"
+san 1 "$S" --extract-payload "$tmp/p-link" "$h"
+cp "$tmp/pristine.h" "$tmp/attrs.h"
+python3 -c 'import os, sys; os.setxattr(sys.argv[1], "user.note", b"kept")' "$tmp/attrs.h" ||
+	fail "cannot set an extended attribute"
+san 0 "$S" --key "$KEYS/build.pem" "$tmp/attrs.h"
+mkfifo "$tmp/key.fifo"
+cp "$tmp/pristine.h" "$tmp/edit.h"
+{ sleep 0.3; printf '/* an edit */\n' >>"$tmp/edit.h"; cat "$KEYS/build.pem" >"$tmp/key.fifo"; } &
+san 1 "$S" --key "$tmp/key.fifo" "$tmp/edit.h"
+wait
+grep -q 'changed while lskel-sign worked on it' "$tmp/err" || fail "the edit was not seen: $(cat "$tmp/err")"
+
 # The upstream form.
 # $h is unsigned again here, so only its payload can be extracted; into a
 # new file, so that nothing left by an earlier step is signed instead.

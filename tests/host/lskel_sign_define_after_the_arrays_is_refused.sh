@@ -28,7 +28,7 @@ try "after the arrays, in __load()" "$((n - 1))s/^\$/#define opts_insn opts_data
 # At file scope, before __load().
 n=$(grep -n '^static inline int$' "$base" | tail -n1 | cut -d: -f1)
 try "at file scope" "${n}i#define opts_insn opts_data" "$n" \
-	"no preprocessor line but bpftool's (the C++ lines of __assert(), the guard's #endif)"
+	"no '#' or '%' (%: is #) but on bpftool's preprocessor lines (the C++ lines of __assert(), the guard's #endif)"
 # Behind a line splice at file scope, where no # starts the line.
 try "spliced" "${n}i/* x */ \\\\" "$n" "printable ASCII without a backslash or \"??\""
 echo "PASS"

@@ -14,13 +14,8 @@ cp "$h" "$tmp/pristine.h"
 
 # refused WHAT MESSAGE CMD...: exit 1, MESSAGE on stderr, nothing on stdout.
 refused() {
-	local what=$1 msg=$2 rc
-	shift 2
-	run_rc rc "$@" >"$tmp/out" 2>"$tmp/err"
-	expect_eq "$what: exit status" "$rc" 1
-	expect_eq "$what: message" "$(cat "$tmp/err")" "$msg"
-	[ -s "$tmp/out" ] && fail "$what: wrote to stdout"
-	unchanged "$h" "$tmp/pristine.h" "$what"
+	fails_with "$@"
+	unchanged "$h" "$tmp/pristine.h" "$1"
 }
 
 refused "--remove" "lskel-sign: $h: cannot remove the signature: not signed" "$LSKEL" --remove "$h"

@@ -5,7 +5,11 @@
 # The first: junk without a ';' right before a signed block, whose '}' the
 # old lexer took as the end of the junk's statement (so "a removed header
 # parses again" failed). The second: a read past the end of the file that
-# make fuzz found in the strict reader.
+# make fuzz found in the strict reader. The attack-*.h: headers whose
+# compiled program loads other bytes than the signed ones, which the old
+# reader accepted (see lskel_sign_verify_agrees_with_gcc_and_clang.sh);
+# the target's compiler-like oracle (tests/fuzz/c_oracle.c) would abort on
+# each if the reader took it.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tools/lskel-sign/tests/lib.sh"
 
@@ -36,4 +40,14 @@ expect_refused junk-without-semicolon-before-the-block.h \
 # keyring line goes, and the reader compared 20 bytes past its end.
 expect_refused keyring-line-cut-by-the-end-of-the-file.h \
 	"line 46: expected 'opts.keyring_id = N;' with N a 32-bit integer"
+directive="no '#' or '%' (%: is #) but on bpftool's preprocessor lines (the C++ lines of __assert(), the guard's #endif)"
+expect_refused attack-comment-define.h "line 124: expected $directive"
+expect_refused attack-digraph-define.h "line 124: expected $directive"
+expect_refused attack-raw-string.h \
+	"line 121: expected no prefix before a string literal (R\"(...)\" is a GNU raw string)"
+expect_refused attack-cplusplus-guard.h \
+	"line 121: expected bpftool's C++ lines as it writes them, three together, right after the '{' of <name>__assert() and right before its '}'"
+# Found by make fuzz's oracle: '$' is a letter of a name to gcc and clang,
+# so "counter__destroy$$(skel)" calls a function the reader did not see.
+expect_refused dollar-in-a-called-name.h "line 117: expected no '\$' (gcc and clang take it for a letter of a name)"
 echo "PASS ($n inputs)"

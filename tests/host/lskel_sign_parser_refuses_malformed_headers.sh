@@ -97,7 +97,65 @@ row "a byte that is not ASCII" "line $struct: expected printable ASCII without a
 edit "${struct}s/\$/ char *x = \"open;/"
 row "a literal that does not end on its line" "line $struct: expected a literal that ends on its line"
 edit "${struct}i#include <bpf/bpf.h>"
-row "another #include" "line $struct: expected no preprocessor line but bpftool's (the C++ lines of __assert(), the guard's #endif)"
+directive="no '#' or '%' (%: is #) but on bpftool's preprocessor lines (the C++ lines of __assert(), the guard's #endif)"
+row "another #include" "line $struct: expected $directive"
+# What a C compiler reads as a directive, or as something else than the
+# reader sees, where the reader would not look for it.
+edit "${struct}i/* a comment first */ #define x y"
+row "a directive behind a comment" "line $struct: expected $directive"
+edit "${struct}i%:define x y"
+row "a directive spelt with a digraph" "line $struct: expected $directive"
+edit "${struct}s/\$/ int x<:2:>; <% %>/"
+row "the digraphs of brackets" "line $struct: expected $directive"
+edit "${struct}s/\$/ \/\/ a comment/"
+row "a // comment" "line $struct: expected no '//' comment (bpftool writes none)"
+edit "${struct}s/\$/ int c = 'a';/"
+row "a character constant" "line $struct: expected no character constant (bpftool writes none)"
+edit "${struct}s/\$/ int c = 1'000;/"
+row "a C23 digit separator" "line $struct: expected no character constant (bpftool writes none)"
+for prefix in R u8 L u U LR u8R; do
+	edit "${struct}i const char *p = ${prefix}\"x(\";"
+	row "a string literal with the prefix $prefix" \
+		"line $struct: expected no prefix before a string literal (R\"(...)\" is a GNU raw string)"
+done
+for name in syscall skel_sys_bpf kern_sys_bpf __NR_bpf SYS_bpf asm __asm __asm__ _Pragma; do
+	edit "${struct}i static long row__attach(void) { return $name; }"
+	cmp -s "$base" "$tmp/row.h" && fail "no edit"
+	row "$name outside __load()" \
+		"line $struct: expected no '$name' outside <name>__load(): it loads only through bpf_load_and_run()"
+done
+# Calls outside __load(): only bpftool's own functions and the helpers of
+# skel_internal.h, by name, on the line of the name.
+call="no call outside <name>__load() but of bpftool's functions and skel_internal.h's helpers"
+edit "${struct}i static long row__attach(void) { void *p = dlsym(0, \"sys\" \"call\"); return p != 0; }"
+row "a call of dlsym()" "line $struct: expected $call ('dlsym' is neither)"
+edit "${struct}i static long row__attach(long (*f)(void)) { return (*f)(); }"
+byname="no call outside <name>__load() but by the name of one of bpftool's functions or skel_internal.h's helpers"
+row "a call through a pointer" "line $struct: expected $byname"
+edit "${struct}i static long row__attach(long (*f[1])(void)) { return f[0](); }"
+row "a call through an array" "line $struct: expected $byname"
+edit "${struct}i static long row__attach(void) { return getpid\n(); }"
+row "a call with its '(' on the next line" "line $struct: expected $call ('getpid' is neither)"
+edit "${struct}i static long row__attach(void) { return getpid /* */ (); }"
+row "a call with a comment before its '('" "line $struct: expected $call ('getpid' is neither)"
+edit "${struct}i static long row__attach(void) { return getpid\$(); }"
+row "a '\$' in a name" "line $struct: expected no '\$' (gcc and clang take it for a letter of a name)"
+# Names that only contain one of them are someone else's.
+edit "${struct}i static long row__attach(void) { return my_syscall_count; }"
+"$LSKEL" --extract-payload "$tmp/p.bin" "$tmp/row.h" >/dev/null || fail "a name that contains 'syscall' is refused"
+rm -f "$tmp/p.bin"
+# bpftool's C++ lines: three together, in __assert() only.
+cxx="bpftool's C++ lines as it writes them, three together, right after the '{' of <name>__assert() and right before its '}'"
+edit "${struct}i#ifdef __cplusplus\n#define _Static_assert static_assert\n#endif"
+row "C++ lines outside __assert()" "line $struct: expected $cxx"
+assert_at=$(line '^#define _Static_assert static_assert$')
+edit "${assert_at}s/\$/\nint hidden;/"
+row "a line inside the C++ group" "line $((assert_at - 1)): expected $cxx"
+undef_at=$(line '^#undef _Static_assert$')
+edit "$((undef_at - 2))s/.*/&\nint x;/"
+row "a line between the C++ groups" "line $((undef_at - 1)): expected _Static_assert() lines between bpftool's C++ lines"
+edit "$((undef_at + 1))s/\$/\nint x;/"
+row "a line between the C++ group and the '}'" "line $((undef_at - 1)): expected $cxx"
 cp "$base" "$tmp/row.h"
 printf 'int late;\n' >>"$tmp/row.h"
 row "code after the guard's #endif" "line $(($(wc -l <"$base") + 1)): expected the end of the file after the guard's #endif"

@@ -9,15 +9,6 @@
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tools/lskel-sign/tests/lib.sh"
 
-# run_dump EXE: runs EXE with the dump files under $tmp/dump.*
-run_dump() {
-	rm -f "$tmp"/dump.*
-	LSKEL_DUMP_INSNS=$tmp/dump.insns LSKEL_DUMP_DATA=$tmp/dump.data \
-		LSKEL_DUMP_SIG=$tmp/dump.sig LSKEL_DUMP_KEYRING=$tmp/dump.keyring "$1" ||
-		fail "$1 did not run to bpf_load_and_run()"
-	cat "$tmp/dump.insns" "$tmp/dump.data" >"$tmp/dump.payload"
-}
-
 # check HEADER NAME: the compiler and lskel-sign agree, unsigned and signed.
 check() {
 	local h=$1 name=$2

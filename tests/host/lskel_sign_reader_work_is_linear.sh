@@ -59,6 +59,6 @@ for k in 1000 4000; do
 	run_rc rc "$LSKEL" --extract-payload /dev/null "$tmp/q.h" 2>"$tmp/err"
 	expect_eq "$k #defines: exit status" "$rc" 1
 	expect_eq "$k #defines: message" "$(cat "$tmp/err")" \
-		"lskel-sign: $tmp/q.h: line $((inc + 1)): expected printable ASCII without a backslash or \"??\""
+		"lskel-sign: $tmp/q.h: line $((inc + 1)): expected no '#' or '%' (%: is #) but on bpftool's preprocessor lines (the C++ lines of __assert(), the guard's #endif)"
 done
 echo "PASS"

@@ -3,7 +3,8 @@
 # write fails halfway (here the file-size limit stops it), lskel-sign exits
 # 1 naming the header and the cause, the header is byte-identical to what
 # it was, and no temporary file is left. A successful signing keeps the
-# header's mode, and through a symbolic link replaces the file, not the link.
+# header's mode. (A header that is a symbolic link is refused: see
+# lskel_sign_outputs_refuse_links_keep_owner_and_edits.sh.)
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tools/lskel-sign/tests/lib.sh"
 
@@ -34,8 +35,6 @@ chmod 0640 "$h"
 "$LSKEL" --key "$KEYS/build-ec.key" --cert "$KEYS/build-ec.crt" "$h" >/dev/null || fail "signing"
 expect_eq "mode kept" "$(stat -c %a "$h")" 640
 
-ln -s counter.lskel.h "$tmp/link.h"
-"$LSKEL" --remove "$tmp/link.h" >/dev/null || fail "--remove through a symbolic link"
-[ -L "$tmp/link.h" ] || fail "the symbolic link was replaced by a file"
-cmp "$tmp/pristine.h" "$h" || fail "the file behind the link was not restored"
+"$LSKEL" --remove "$h" >/dev/null || fail "--remove"
+cmp "$tmp/pristine.h" "$h" || fail "--remove did not restore the header"
 echo "PASS"

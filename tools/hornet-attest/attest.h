@@ -80,35 +80,36 @@ int ha_bundle_build(const struct ha_bundle *b, struct ha_buf *out, struct ha_err
 /* --- imalog.c --- */
 #define HA_SHA256_LEN 32
 
+/* The fields that an ima-buf entry has: d-ng, n-ng, buf. */
+#define HA_IMA_FIELDS 3
+
 struct ha_ima_entry {
+	size_t idx;			/* 1-based, in list order */
+	size_t offset;			/* of the entry in the list */
 	uint32_t pcr;
 	const unsigned char *digest;	/* HA_SHA256_LEN bytes */
 	char template_name[16];
 	const unsigned char *data;	/* template data, length prefixes included */
 	size_t data_len;
 	bool violation;			/* all-zero template digest */
-	/* For ima-ng, ima-buf, ima-sig and ima-modsig: */
-	bool has_name;
-	const unsigned char *dng;	/* "algo:\0" + digest */
-	size_t dng_len;
-	const char *name;		/* event name, NUL-terminated in the list */
-	/* ima-buf only: */
-	bool has_buf;
-	const unsigned char *buf;
-	size_t buf_len;
+	/* The template data's fields, whatever the template's name says. */
+	size_t nfields;
+	const unsigned char *field[HA_IMA_FIELDS];
+	size_t field_len[HA_IMA_FIELDS];
 };
 
-struct ha_ima_list {
-	struct ha_ima_entry *e;
-	size_t n;
+struct ha_ima_cursor {
+	const unsigned char *p;
+	size_t len, off, idx;
 };
 
-int ha_ima_parse(const unsigned char *p, size_t len, struct ha_ima_list *l, struct ha_err *e);
-void ha_ima_free(struct ha_ima_list *l);
+void ha_ima_start(struct ha_ima_cursor *c, const unsigned char *p, size_t len);
+/* The next entry: 1 with @ent filled, 0 at the end, -1 when malformed. */
+int ha_ima_next(struct ha_ima_cursor *c, struct ha_ima_entry *ent, struct ha_err *e);
 /* 1 when the template digest is SHA-256 of the template data. */
 bool ha_ima_digest_ok(const struct ha_ima_entry *ent);
-/* 1 when an ima-buf entry's d-ng digest is that of its buffer; -1 for an
- * algorithm OpenSSL does not know. */
+/* 1 when the d-ng digest of a three-field (ima-buf) entry is that of its
+ * buffer; -1 for an algorithm OpenSSL does not know or a wrong shape. */
 int ha_ima_buf_digest_ok(const struct ha_ima_entry *ent);
 /* Extends @pcr with @ent as the kernel extended the TPM's PCR. */
 void ha_ima_extend(unsigned char pcr[HA_SHA256_LEN], const struct ha_ima_entry *ent);
@@ -142,6 +143,12 @@ struct ha_state_record {
 
 int ha_parse_load_record(const unsigned char *p, size_t len, struct ha_load_record *r, struct ha_err *e);
 int ha_parse_state_record(const unsigned char *p, size_t len, struct ha_state_record *r, struct ha_err *e);
+/* "builtin,secondary,..." (each at most once) or "none" to enum ha_keyring bits. */
+int ha_parse_keyrings(const char *s, size_t len, unsigned *out);
+/* The other way round, "none" for 0. */
+void ha_keyrings_str(unsigned keyrings, char *out, size_t size);
+/* The bit of one keyring's name, 0 for "-" or anything else. */
+int ha_keyring_bit(const char *name);
 
 /* --- policy.c --- */
 struct ha_policy {
@@ -149,6 +156,8 @@ struct ha_policy {
 	size_t nsigners;
 	char mode[8];
 	bool tolerate_unverified;
+	unsigned keyrings;		/* enum ha_keyring bits; builtin,secondary */
+	bool require_lock;
 };
 
 int ha_policy_load(const char *path, struct ha_policy *p, struct ha_err *e);

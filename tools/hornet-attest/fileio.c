@@ -40,10 +40,18 @@ int ha_read_file(const char *path, size_t max, struct ha_buf *out, struct ha_err
 		close(fd);
 		return ha_fail(e, "%s: not a file", path);
 	}
+	/* A regular file is refused before anything is read, and read at once. */
+	if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > max) {
+		close(fd);
+		return ha_fail(e, "%s: %llu bytes, larger than the limit of %zu MiB", path,
+			       (unsigned long long)st.st_size, max >> 20);
+	}
+	if (S_ISREG(st.st_mode))
+		cap = (size_t)st.st_size + 1;
 	for (;;) {
 		if (!p || len == cap) {
 			if (p)
-				cap *= 2;
+				cap = cap > max / 2 ? max + 1 : 2 * cap;
 			np = realloc(p, cap);
 			if (!np) {
 				free(p);
@@ -68,7 +76,7 @@ int ha_read_file(const char *path, size_t max, struct ha_buf *out, struct ha_err
 		if (len > max) {
 			free(p);
 			close(fd);
-			return ha_fail(e, "%s: larger than %zu bytes", path, max);
+			return ha_fail(e, "%s: larger than the limit of %zu MiB", path, max >> 20);
 		}
 	}
 	close(fd);

@@ -92,11 +92,12 @@ static void usage(FILE *f)
 "  --nonce HEX      the verifier's fresh nonce, 8 to 64 bytes in hex\n"
 "  --ima-list PATH  IMA's binary list, SHA-256 bank (default\n"
 "                   " HA_DEFAULT_IMA_LIST ")\n"
-"  --pcr N          Hornet's PCR, 0 to 23 but not 10 (default 8)\n"
+"  --pcr N          Hornet's PCR, 0 to 22 but not 10 or 16 (default 8)\n"
 "  --ak AK.pem      the host's enrolled attestation key, as ak wrote it\n"
 "  --policy POLICY  lines 'signer HEX' (one or more), 'mode off|audit|enforce'\n"
-"                   (once) and 'unverified refuse|tolerate' (default refuse);\n"
-"                   '#' starts a comment\n"
+"                   (once), 'unverified refuse|tolerate' (default refuse),\n"
+"                   'keyrings K,...' (default builtin,secondary) and\n"
+"                   'lock require|any' (default any); '#' starts a comment\n"
 "  -h, --help       show this help and exit\n"
 "  --version        show the version and exit\n"
 "\n"
@@ -152,7 +153,8 @@ static int parse_pcr(const char *s, unsigned *pcr)
 		return -1;
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || *end || v < 0 || v > 23 || v == HA_IMA_PCR)
+	/* Locality 0 can reset PCRs 16 and 23: a host could replay a clean list. */
+	if (errno || *end || v < 0 || v > 23 || v == HA_IMA_PCR || v == 16 || v == 23)
 		return -1;
 	*pcr = (unsigned)v;
 	return 0;
@@ -208,7 +210,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_PCR:
 			if (parse_pcr(optarg, &a->pcr))
-				return misuse("'--pcr %s': want a PCR from 0 to 23 other than %d",
+				return misuse("'--pcr %s': want a PCR from 0 to 22 other than %d and 16 (locality 0 can reset 16 and 23)",
 					      optarg, HA_IMA_PCR);
 			break;
 		case OPT_HELP:

@@ -7,7 +7,8 @@
  *   u32 pcr, 32-byte template digest, u32 name length, template name,
  *   u32 data length, template data = fields, each u32 length + bytes.
  *
- * The legacy "ima" template, whose data has no length, is refused.
+ * The legacy "ima" template, whose data has no length, is refused. The list
+ * is read one entry at a time, in place: nothing is kept per entry.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,17 +28,13 @@ static uint32_t get_le32(const unsigned char *p)
 	       (uint32_t)p[3] << 24;
 }
 
-/* Templates whose first two fields are d-ng and n-ng. */
-static bool has_ng_fields(const char *name)
-{
-	return !strcmp(name, "ima-ng") || !strcmp(name, "ima-buf") ||
-	       !strcmp(name, "ima-sig") || !strcmp(name, "ima-modsig");
-}
-
+/*
+ * The fields of the template data, whatever the template's name says (the
+ * template digest does not cover the name): the first three are kept.
+ */
 static int parse_fields(struct ha_ima_entry *ent, size_t idx, struct ha_err *e)
 {
-	const unsigned char *f[MAX_FIELDS];
-	size_t flen[MAX_FIELDS], off = 0, n = 0;
+	size_t off = 0, n = 0;
 	uint32_t l;
 
 	while (off < ent->data_len) {
@@ -49,106 +46,69 @@ static int parse_fields(struct ha_ima_entry *ent, size_t idx, struct ha_err *e)
 			return ha_fail(e, "entry %zu: template data field %zu overruns the data", idx, n + 1);
 		if (n == MAX_FIELDS)
 			return ha_fail(e, "entry %zu: more than %d template fields", idx, MAX_FIELDS);
-		f[n] = ent->data + off;
-		flen[n++] = l;
+		if (n < HA_IMA_FIELDS) {
+			ent->field[n] = ent->data + off;
+			ent->field_len[n] = l;
+		}
+		n++;
 		off += l;
 	}
-	if (!has_ng_fields(ent->template_name))
-		return 0;
-	if (!strcmp(ent->template_name, "ima-buf") ? n != 3 :
-	    !strcmp(ent->template_name, "ima-ng") ? n != 2 : n < 3)
-		return ha_fail(e, "entry %zu: %zu fields in an %s template", idx, n, ent->template_name);
-	ent->dng = f[0];
-	ent->dng_len = flen[0];
-	if (!flen[1] || f[1][flen[1] - 1] != '\0' || memchr(f[1], '\0', flen[1]) != f[1] + flen[1] - 1)
-		return ha_fail(e, "entry %zu: event name is not one NUL-terminated string", idx);
-	ent->name = (const char *)f[1];
-	ent->has_name = true;
-	if (!strcmp(ent->template_name, "ima-buf")) {
-		ent->buf = f[2];
-		ent->buf_len = flen[2];
-		ent->has_buf = true;
-	}
+	ent->nfields = n;
 	return 0;
 }
 
-int ha_ima_parse(const unsigned char *p, size_t len, struct ha_ima_list *l, struct ha_err *e)
+void ha_ima_start(struct ha_ima_cursor *c, const unsigned char *p, size_t len)
+{
+	c->p = p;
+	c->len = len;
+	c->off = 0;
+	c->idx = 0;
+}
+
+int ha_ima_next(struct ha_ima_cursor *c, struct ha_ima_entry *ent, struct ha_err *e)
 {
 	static const unsigned char zero[HA_SHA256_LEN];
-	struct ha_ima_entry *ent, *ne;
-	size_t off = 0, cap = 0;
+	const unsigned char *p = c->p;
+	size_t off = c->off, len = c->len, idx = c->idx + 1;
 	uint32_t nlen, dlen;
 
-	l->e = NULL;
-	l->n = 0;
-	while (off < len) {
-		size_t idx = l->n + 1;
-
-		if (l->n == cap) {
-			cap = cap ? 2 * cap : 64;
-			ne = realloc(l->e, cap * sizeof(*ne));
-			if (!ne) {
-				ha_ima_free(l);
-				return ha_fail(e, "out of memory");
-			}
-			l->e = ne;
-		}
-		ent = &l->e[l->n];
-		memset(ent, 0, sizeof(*ent));
-		if (len - off < 4 + HA_SHA256_LEN + 4)
-			goto truncated;
-		ent->pcr = get_le32(p + off);
-		ent->digest = p + off + 4;
-		ent->violation = !memcmp(ent->digest, zero, HA_SHA256_LEN);
-		nlen = get_le32(p + off + 4 + HA_SHA256_LEN);
-		off += 4 + HA_SHA256_LEN + 4;
-		if (nlen == 0 || nlen > TEMPLATE_NAME_MAX) {
-			ha_ima_free(l);
-			return ha_fail(e, "entry %zu: template name length %u at byte %zu", idx, nlen, off - 4);
-		}
-		if (len - off < nlen)
-			goto truncated;
-		memcpy(ent->template_name, p + off, nlen);
-		ent->template_name[nlen] = '\0';
-		off += nlen;
-		if (strlen(ent->template_name) != nlen) {
-			ha_ima_free(l);
-			return ha_fail(e, "entry %zu: template name holds a NUL", idx);
-		}
-		if (!strcmp(ent->template_name, "ima")) {
-			ha_ima_free(l);
-			return ha_fail(e, "entry %zu: the legacy 'ima' template is not supported", idx);
-		}
-		if (len - off < 4)
-			goto truncated;
-		dlen = get_le32(p + off);
-		off += 4;
-		if (len - off < dlen)
-			goto truncated;
-		ent->data = p + off;
-		ent->data_len = dlen;
-		off += dlen;
-		if (parse_fields(ent, idx, e)) {
-			ha_ima_free(l);
-			return -1;
-		}
-		l->n++;
-	}
-	return 0;
-truncated:
-	{
-		size_t idx = l->n + 1;
-
-		ha_ima_free(l);
+	if (off == len)
+		return 0;
+	memset(ent, 0, sizeof(*ent));
+	ent->offset = off;
+	ent->idx = idx;
+	if (len - off < 4 + HA_SHA256_LEN + 4)
 		return ha_fail(e, "entry %zu is truncated", idx);
-	}
-}
-
-void ha_ima_free(struct ha_ima_list *l)
-{
-	free(l->e);
-	l->e = NULL;
-	l->n = 0;
+	ent->pcr = get_le32(p + off);
+	ent->digest = p + off + 4;
+	ent->violation = !memcmp(ent->digest, zero, HA_SHA256_LEN);
+	nlen = get_le32(p + off + 4 + HA_SHA256_LEN);
+	off += 4 + HA_SHA256_LEN + 4;
+	if (nlen == 0 || nlen > TEMPLATE_NAME_MAX)
+		return ha_fail(e, "entry %zu: template name length %u at byte %zu", idx, nlen, off - 4);
+	if (len - off < nlen)
+		return ha_fail(e, "entry %zu is truncated", idx);
+	memcpy(ent->template_name, p + off, nlen);
+	ent->template_name[nlen] = '\0';
+	off += nlen;
+	if (strlen(ent->template_name) != nlen)
+		return ha_fail(e, "entry %zu: template name holds a NUL", idx);
+	if (!strcmp(ent->template_name, "ima"))
+		return ha_fail(e, "entry %zu: the legacy 'ima' template is not supported", idx);
+	if (len - off < 4)
+		return ha_fail(e, "entry %zu is truncated", idx);
+	dlen = get_le32(p + off);
+	off += 4;
+	if (len - off < dlen)
+		return ha_fail(e, "entry %zu is truncated", idx);
+	ent->data = p + off;
+	ent->data_len = dlen;
+	off += dlen;
+	if (parse_fields(ent, idx, e))
+		return -1;
+	c->off = off;
+	c->idx = idx;
+	return 1;
 }
 
 bool ha_ima_digest_ok(const struct ha_ima_entry *ent)
@@ -169,19 +129,24 @@ int ha_ima_buf_digest_ok(const struct ha_ima_entry *ent)
 	size_t alen;
 	int ok;
 
-	colon = memchr(ent->dng, ':', ent->dng_len);
+	const unsigned char *dng = ent->field[0], *buf = ent->field[2];
+	size_t dng_len = ent->field_len[0];
+
+	if (ent->nfields != 3)
+		return -1;
+	colon = memchr(dng, ':', dng_len);
 	if (!colon)
 		return -1;
-	alen = (size_t)(colon - ent->dng);
-	if (alen == 0 || alen >= sizeof(algo) || ent->dng_len < alen + 2 || colon[1] != '\0')
+	alen = (size_t)(colon - dng);
+	if (alen == 0 || alen >= sizeof(algo) || dng_len < alen + 2 || colon[1] != '\0')
 		return -1;
-	memcpy(algo, ent->dng, alen);
+	memcpy(algo, dng, alen);
 	algo[alen] = '\0';
 	md_alg = EVP_MD_fetch(NULL, algo, NULL);
 	if (!md_alg)
 		return -1;
-	ok = EVP_Digest(ent->buf, ent->buf_len, md, &mdlen, md_alg, NULL) &&
-	     ent->dng_len - alen - 2 == mdlen && !memcmp(colon + 2, md, mdlen);
+	ok = EVP_Digest(buf, ent->field_len[2], md, &mdlen, md_alg, NULL) &&
+	     dng_len - alen - 2 == mdlen && !memcmp(colon + 2, md, mdlen);
 	EVP_MD_free(md_alg);
 	return ok;
 }

@@ -3,9 +3,15 @@
  * The verifier's policy: one directive a line, '#' starts a comment.
  *
  *   signer HEX                  an accepted subject key id (one or more)
- *   mode off|audit|enforce      the mode Hornet must last have been in (once)
+ *   mode off|audit|enforce      the mode every state record must show (once)
  *   unverified refuse|tolerate  admitted unverified loads fail the host
  *                               (refuse, the default) or do not
+ *   keyrings K,..               the keyrings a verified load may be vouched
+ *                               for by, and a host may accept (once;
+ *                               default builtin,secondary)
+ *   lock require|any            require: Hornet must be locked, and no
+ *                               state may follow a locked one (once;
+ *                               default any)
  *
  * Every mistake is reported with its line number.
  */
@@ -17,8 +23,12 @@
 
 #define POLICY_MAX (1u << 20)
 
+struct seen {
+	bool unverified, keyrings, lock;
+};
+
 static int directive(struct ha_policy *p, char *line, const char *path, unsigned lineno,
-		     bool *seen_unverified, struct ha_err *e)
+		     struct seen *seen, struct ha_err *e)
 {
 	char *words[3], *s = line, *kw, *arg;
 	unsigned n = 0;
@@ -64,13 +74,27 @@ static int directive(struct ha_policy *p, char *line, const char *path, unsigned
 			return ha_fail(e, "%s:%u: mode '%s': want off, audit or enforce", path, lineno, arg);
 		strcpy(p->mode, arg);
 	} else if (!strcmp(kw, "unverified")) {
-		if (*seen_unverified)
+		if (seen->unverified)
 			return ha_fail(e, "%s:%u: a second 'unverified' line", path, lineno);
-		*seen_unverified = true;
+		seen->unverified = true;
 		if (strcmp(arg, "refuse") && strcmp(arg, "tolerate"))
 			return ha_fail(e, "%s:%u: unverified '%s': want refuse or tolerate",
 				       path, lineno, arg);
 		p->tolerate_unverified = !strcmp(arg, "tolerate");
+	} else if (!strcmp(kw, "keyrings")) {
+		if (seen->keyrings)
+			return ha_fail(e, "%s:%u: a second 'keyrings' line", path, lineno);
+		seen->keyrings = true;
+		if (ha_parse_keyrings(arg, strlen(arg), &p->keyrings))
+			return ha_fail(e, "%s:%u: keyrings '%s': want builtin, secondary, platform or user, comma-separated, or none",
+				       path, lineno, arg);
+	} else if (!strcmp(kw, "lock")) {
+		if (seen->lock)
+			return ha_fail(e, "%s:%u: a second 'lock' line", path, lineno);
+		seen->lock = true;
+		if (strcmp(arg, "require") && strcmp(arg, "any"))
+			return ha_fail(e, "%s:%u: lock '%s': want require or any", path, lineno, arg);
+		p->require_lock = !strcmp(arg, "require");
 	} else {
 		return ha_fail(e, "%s:%u: unknown keyword '%s'", path, lineno, kw);
 	}
@@ -80,12 +104,13 @@ static int directive(struct ha_policy *p, char *line, const char *path, unsigned
 int ha_policy_load(const char *path, struct ha_policy *p, struct ha_err *e)
 {
 	struct ha_buf text;
-	bool seen_unverified = false;
+	struct seen seen = { 0 };
 	unsigned lineno = 0;
 	char *s, *nl, *hash;
 	int rc = 0;
 
 	memset(p, 0, sizeof(*p));
+	p->keyrings = HA_KR_BUILTIN | HA_KR_SECONDARY;
 	if (ha_read_file(path, POLICY_MAX, &text, e))
 		return -1;
 	if (memchr(text.p, '\0', text.len)) {
@@ -108,7 +133,7 @@ int ha_policy_load(const char *path, struct ha_policy *p, struct ha_err *e)
 		hash = strchr(s, '#');
 		if (hash)
 			*hash = '\0';
-		rc = directive(p, s, path, lineno, &seen_unverified, e);
+		rc = directive(p, s, path, lineno, &seen, e);
 		if (rc || !nl)
 			break;
 		s = nl + 1;

@@ -9,6 +9,7 @@
  *   hornet-state: version=1 seq=N mode=off|audit|enforce keyrings=K,..|none
  *                 locked=0|1
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "attest.h"
@@ -139,13 +140,58 @@ int ha_parse_load_record(const unsigned char *p, size_t len, struct ha_load_reco
 	return 0;
 }
 
+static const char *const keyring_names[] = { "builtin", "secondary", "platform", "user" };
+
+int ha_parse_keyrings(const char *s, size_t len, unsigned *out)
+{
+	const char *end = s + len, *comma;
+	size_t n;
+	unsigned k;
+
+	*out = 0;
+	if (len == 4 && !memcmp(s, "none", 4))
+		return 0;
+	for (; s <= end; s = comma + 1) {
+		comma = memchr(s, ',', (size_t)(end - s));
+		if (!comma)
+			comma = end;
+		n = (size_t)(comma - s);
+		for (k = 0; k < 4; k++)
+			if (n == strlen(keyring_names[k]) && !memcmp(s, keyring_names[k], n))
+				break;
+		if (k == 4 || *out & (1u << k))
+			return -1;
+		*out |= 1u << k;
+	}
+	return 0;
+}
+
+void ha_keyrings_str(unsigned keyrings, char *out, size_t size)
+{
+	size_t len = 0;
+	unsigned k;
+
+	snprintf(out, size, "none");
+	for (k = 0; k < 4; k++)
+		if (keyrings & (1u << k))
+			len += (size_t)snprintf(out + len, len < size ? size - len : 0, "%s%s",
+						len ? "," : "", keyring_names[k]);
+}
+
+int ha_keyring_bit(const char *name)
+{
+	unsigned k;
+
+	for (k = 0; k < 4; k++)
+		if (!strcmp(name, keyring_names[k]))
+			return 1 << k;
+	return 0;
+}
+
 int ha_parse_state_record(const unsigned char *p, size_t len, struct ha_state_record *r, struct ha_err *e)
 {
-	static const char *const names[] = { "builtin", "secondary", "platform", "user" };
 	struct cursor c;
-	const char *s, *comma;
-	size_t i, n;
-	unsigned k;
+	size_t i;
 
 	memset(r, 0, sizeof(*r));
 	if (start(&c, p, len, e))
@@ -163,20 +209,8 @@ int ha_parse_state_record(const unsigned char *p, size_t len, struct ha_state_re
 	copy_val(&c, r->mode, sizeof(r->mode));
 	if (take(&c, "keyrings", false, e))
 		return -1;
-	if (!is(&c, "none")) {
-		for (s = c.val; s <= c.val + c.len; s = comma + 1) {
-			comma = memchr(s, ',', (size_t)(c.val + c.len - s));
-			if (!comma)
-				comma = c.val + c.len;
-			n = (size_t)(comma - s);
-			for (k = 0; k < 4; k++)
-				if (n == strlen(names[k]) && !memcmp(s, names[k], n))
-					break;
-			if (k == 4 || r->keyrings & (1u << k))
-				return bad(e, "keyrings", &c);
-			r->keyrings |= 1u << k;
-		}
-	}
+	if (ha_parse_keyrings(c.val, c.len, &r->keyrings))
+		return bad(e, "keyrings", &c);
 	if (take(&c, "locked", true, e))
 		return -1;
 	if (!is(&c, "0") && !is(&c, "1"))

@@ -8,7 +8,8 @@
  *   4 TPMS_ATTEST is a TPM-made quote by that key over the given nonce
  *   5 the quote covers sha256 PCR N (Hornet's) and PCR 10 (IMA's)
  *   6 the list's digests hold and the list replays to the quoted PCRs
- *   7 Hornet's records in PCR N satisfy the policy
+ *   7 every quoted entry in PCR N is a readable Hornet record, and the
+ *     records satisfy the policy
  *
  * Checks 1 to 6 stop at the first step that fails: nothing after it could be
  * trusted. Check 7 reports every violation.
@@ -201,52 +202,80 @@ static int pcr_digest(const TPMS_PCR_SELECTION *sel, unsigned char pcrs[][HA_SHA
 	return ok ? 0 : -1;
 }
 
+/* Where an entry starts in the list, and its number. */
+struct entry_at {
+	size_t offset, idx;
+};
+
 /*
- * Check 6: the list is what the quoted PCRs say. IMA appends an entry to
- * its list before it extends the PCR, so a list read around a quote may end
- * in entries the quote does not cover yet: the longest prefix that replays
- * to the quote is the quoted list (@quoted entries), and what follows it is
- * not judged.
+ * Check 6: the list is what the quoted PCRs say, in one pass over it. IMA
+ * appends an entry to its list before it extends the PCR, so a list read
+ * around a quote may end in entries the quote does not cover yet: the
+ * longest prefix that replays to the quote is the quoted list (@quoted
+ * entries), and what follows it is not judged. What is kept is where each
+ * entry of Hornet's PCR starts (@hornet), so memory grows with Hornet's
+ * entries only.
  */
-static int check_list(const struct ha_ima_list *l, const TPMS_ATTEST *att, size_t *quoted,
+static int check_list(const unsigned char *list, size_t list_len, const TPMS_ATTEST *att,
+		      unsigned hornet_pcr, size_t *quoted, struct entry_at **hornet, size_t *nhornet,
 		      struct report *rep)
 {
 	const TPMS_PCR_SELECTION *sel = &att->attested.quote.pcrSelect.pcrSelections[0];
 	const TPM2B_DIGEST *want = &att->attested.quote.pcrDigest;
 	unsigned char pcrs[MAX_PCRS][HA_SHA256_LEN], digest[HA_SHA256_LEN];
+	struct ha_ima_cursor c;
+	struct ha_ima_entry ent;
 	unsigned before = rep->n;
+	struct entry_at *grown;
+	size_t cap = 0;
 	bool found = false;
-	size_t k;
+	struct ha_err e;
+	int r;
 
-	for (k = 0; k < l->n; k++) {
-		if (l->e[k].violation)
-			continue;
-		if (!ha_ima_digest_ok(&l->e[k]))
-			reason(rep, "measurement list entry %zu: template digest does not match its template data",
-			       k + 1);
-	}
-	if (rep->n != before)
-		return -1;
-	if (want->size != HA_SHA256_LEN) {
-		reason(rep, "measurement list does not replay to the quoted PCRs");
-		return -1;
-	}
+	*nhornet = 0;
+	*hornet = NULL;
 	memset(pcrs, 0, sizeof(pcrs));
-	for (k = 0; k <= l->n; k++) {
-		if (k > 0) {
-			if (!selected(sel, l->e[k - 1].pcr))
-				continue;
-			ha_ima_extend(pcrs[l->e[k - 1].pcr], &l->e[k - 1]);
+	if (want->size == HA_SHA256_LEN && !pcr_digest(sel, pcrs, digest) &&
+	    !memcmp(want->buffer, digest, HA_SHA256_LEN)) {
+		*quoted = 0;
+		found = true;
+	}
+	ha_ima_start(&c, list, list_len);
+	while ((r = ha_ima_next(&c, &ent, &e)) > 0) {
+		if (!ent.violation && !ha_ima_digest_ok(&ent))
+			reason(rep, "measurement list entry %zu: template digest does not match its template data",
+			       ent.idx);
+		if (ent.pcr == hornet_pcr) {
+			if (*nhornet == cap) {
+				cap = cap ? 2 * cap : 64;
+				grown = realloc(*hornet, cap * sizeof(**hornet));
+				if (!grown) {
+					reason(rep, "out of memory");
+					return -1;
+				}
+				*hornet = grown;
+			}
+			(*hornet)[*nhornet].offset = ent.offset;
+			(*hornet)[(*nhornet)++].idx = ent.idx;
 		}
+		if (rep->n != before || !selected(sel, ent.pcr) || want->size != HA_SHA256_LEN)
+			continue;
+		ha_ima_extend(pcrs[ent.pcr], &ent);
 		if (pcr_digest(sel, pcrs, digest)) {
 			reason(rep, "out of memory");
 			return -1;
 		}
 		if (!memcmp(want->buffer, digest, HA_SHA256_LEN)) {
-			*quoted = k;
+			*quoted = ent.idx;
 			found = true;
 		}
 	}
+	if (r < 0) {
+		reason(rep, "malformed measurement list: %s", e.msg);
+		return -1;
+	}
+	if (rep->n != before)
+		return -1;
 	if (!found) {
 		reason(rep, "measurement list does not replay to the quoted PCRs");
 		return -1;
@@ -254,90 +283,187 @@ static int check_list(const struct ha_ima_list *l, const TPMS_ATTEST *att, size_
 	return 0;
 }
 
-/* Check 7: Hornet's records against the policy. */
-static void check_policy(const struct ha_ima_list *l, size_t quoted,
+/* What the quoted records of Hornet have shown so far. */
+struct hornet_history {
+	bool have_state;		/* a hornet-state record, even unreadable */
+	bool seq_known;			/* the last one was read: last.seq holds */
+	struct ha_state_record last;
+	size_t locked_at;		/* entry of the first locked=1 record, or 0 */
+	size_t early_load;		/* entry of a load before any state, or 0 */
+	char early_tag[17];
+};
+
+static void check_state(const struct ha_ima_entry *ent, const struct ha_state_record *state,
+			struct hornet_history *h, const struct ha_policy *pol, struct report *rep)
+{
+	char have[40], allowed[40];
+
+	if (!h->have_state && state->seq != 1)
+		reason(rep, "measurement list entry %zu: the first hornet-state record has seq=%llu, not 1",
+		       ent->idx, (unsigned long long)state->seq);
+	if (h->have_state && h->seq_known && state->seq != h->last.seq + 1)
+		reason(rep, "measurement list entry %zu: hornet-state seq=%llu follows seq=%llu",
+		       ent->idx, (unsigned long long)state->seq, (unsigned long long)h->last.seq);
+	if (strcmp(state->mode, pol->mode))
+		reason(rep, "measurement list entry %zu: hornet-state seq=%llu shows mode %s, the policy requires %s",
+		       ent->idx, (unsigned long long)state->seq, state->mode, pol->mode);
+	if (state->keyrings & ~pol->keyrings) {
+		ha_keyrings_str(state->keyrings, have, sizeof(have));
+		ha_keyrings_str(pol->keyrings, allowed, sizeof(allowed));
+		reason(rep, "measurement list entry %zu: hornet-state seq=%llu accepts keyrings %s, the policy allows %s",
+		       ent->idx, (unsigned long long)state->seq, have, allowed);
+	}
+	if (pol->require_lock && h->locked_at)
+		reason(rep, "measurement list entry %zu: hornet-state seq=%llu follows the locked state of entry %zu",
+		       ent->idx, (unsigned long long)state->seq, h->locked_at);
+	if (state->locked && !h->locked_at)
+		h->locked_at = ent->idx;
+	h->last = *state;
+	h->have_state = true;
+	h->seq_known = true;
+}
+
+static void check_load(const struct ha_ima_entry *ent, const struct ha_load_record *load,
+		       struct hornet_history *h, const struct ha_policy *pol,
+		       struct report *rep)
+{
+	/* Said at the end, unless no state record came at all. */
+	if (!h->have_state && !h->early_load) {
+		h->early_load = ent->idx;
+		memcpy(h->early_tag, load->tag, sizeof(h->early_tag));
+	}
+	if (!load->allowed)
+		return;
+	if (!strcmp(load->verdict, "ok")) {
+		if (!ha_policy_accepts_signer(pol, load->skid))
+			reason(rep, "load of tag %s admitted under unaccepted signer %s",
+			       load->tag, load->skid);
+		if (!(ha_keyring_bit(load->keyring) & pol->keyrings))
+			reason(rep, "load of tag %s admitted by keyring %s, which the policy does not accept",
+			       load->tag, load->keyring);
+	} else if (!pol->tolerate_unverified) {
+		reason(rep, "unverified load admitted: verdict=%s tag=%s mode=%s",
+		       load->verdict, load->tag, load->mode);
+	}
+}
+
+/*
+ * Check 7: every quoted entry of Hornet's PCR is one of Hornet's records,
+ * and they satisfy the policy. A host that is root chooses the template
+ * names and the event names it lists: neither decides what is judged.
+ */
+static void check_policy(const unsigned char *list, size_t list_len, size_t quoted,
+			 const struct entry_at *hornet, size_t nhornet,
 			 const struct ha_verify_input *in, struct report *rep)
 {
 	const struct ha_policy *pol = in->policy;
+	struct hornet_history h = { 0 };
 	struct ha_load_record load;
-	struct ha_state_record state, last = { 0 };
-	bool have_state = false;
-	char name[64];
+	struct ha_state_record state;
+	struct ha_ima_cursor c;
+	struct ha_ima_entry ent;
+	const char *name;
+	char shown[64];
 	struct ha_err e;
-	size_t k;
+	size_t i;
 	int ok;
 
-	for (k = 0; k < quoted; k++) {
-		const struct ha_ima_entry *ent = &l->e[k];
+	for (i = 0; i < nhornet; i++) {
+		bool maybe_state = true;
 
-		if (ent->pcr != in->hornet_pcr || !ent->has_name || strncmp(ent->name, "hornet-", 7))
-			continue;
-		printable(ent->name, name, sizeof(name));
-		if (strcmp(ent->name, "hornet-load") && strcmp(ent->name, "hornet-state")) {
-			reason(rep, "measurement list entry %zu: unknown Hornet event '%s'", k + 1, name);
-			continue;
+		ha_ima_start(&c, list, list_len);
+		c.off = hornet[i].offset;
+		c.idx = hornet[i].idx - 1;
+		if (ha_ima_next(&c, &ent, &e) != 1) {
+			reason(rep, "malformed measurement list: %s", e.msg);
+			return;
 		}
-		if (!ent->has_buf) {
-			reason(rep, "measurement list entry %zu: %s is measured without its record (template %s)",
-			       k + 1, name, ent->template_name);
-			continue;
+		if (ent.idx > quoted)
+			break;
+		if (ent.violation) {
+			reason(rep, "measurement list entry %zu: a violation (all-zero digest) in Hornet's PCR %u",
+			       ent.idx, in->hornet_pcr);
+			goto unreadable;
+		}
+		if (strcmp(ent.template_name, "ima-buf") || ent.nfields != 3) {
+			printable(ent.template_name, shown, sizeof(shown));
+			reason(rep, "measurement list entry %zu: template '%s' with %zu fields in Hornet's PCR %u, not ima-buf's three",
+			       ent.idx, shown, ent.nfields, in->hornet_pcr);
+			goto unreadable;
+		}
+		name = (const char *)ent.field[1];
+		if (!ent.field_len[1] || name[ent.field_len[1] - 1] != '\0' ||
+		    memchr(name, '\0', ent.field_len[1]) != name + ent.field_len[1] - 1) {
+			reason(rep, "measurement list entry %zu: event name is not one NUL-terminated string",
+			       ent.idx);
+			goto unreadable;
+		}
+		printable(name, shown, sizeof(shown));
+		/* The event name is in the template data, which the digest covers. */
+		maybe_state = !strcmp(name, "hornet-state");
+		if (strcmp(name, "hornet-load") && !maybe_state) {
+			reason(rep, "measurement list entry %zu: event '%s' in Hornet's PCR %u is not a Hornet record",
+			       ent.idx, shown, in->hornet_pcr);
+			goto unreadable;
 		}
 		/*
 		 * Hornet measures its record itself, not a hash of it (other
 		 * critical data, such as SELinux's policy hash, may list a
 		 * digest as the buffer), so d-ng is the digest of the buffer.
 		 */
-		ok = ha_ima_buf_digest_ok(ent);
+		ok = ha_ima_buf_digest_ok(&ent);
 		if (ok != 1) {
-			reason(rep, "measurement list entry %zu: %s", k + 1, ok < 0 ?
+			reason(rep, "measurement list entry %zu: %s", ent.idx, ok < 0 ?
 			       "buffer digest names an unknown algorithm" :
 			       "buffer digest does not match its buffer");
-			continue;
+			goto unreadable;
 		}
-		if (!strcmp(ent->name, "hornet-state")) {
-			if (ha_parse_state_record(ent->buf, ent->buf_len, &state, &e)) {
+		if (!strcmp(name, "hornet-state")) {
+			if (ha_parse_state_record(ent.field[2], ent.field_len[2], &state, &e)) {
 				reason(rep, "measurement list entry %zu: hornet-state record does not parse: %s",
-				       k + 1, e.msg);
-				continue;
+				       ent.idx, e.msg);
+				goto unreadable;
 			}
-			if (have_state && state.seq != last.seq + 1)
-				reason(rep, "measurement list entry %zu: hornet-state seq=%llu follows seq=%llu",
-				       k + 1, (unsigned long long)state.seq, (unsigned long long)last.seq);
-			last = state;
-			have_state = true;
+			check_state(&ent, &state, &h, pol, rep);
 			continue;
 		}
-		if (ha_parse_load_record(ent->buf, ent->buf_len, &load, &e)) {
+		if (ha_parse_load_record(ent.field[2], ent.field_len[2], &load, &e)) {
 			reason(rep, "measurement list entry %zu: hornet-load record does not parse: %s",
-			       k + 1, e.msg);
-			continue;
+			       ent.idx, e.msg);
+			goto unreadable;
 		}
-		if (!load.allowed)
-			continue;
-		if (!strcmp(load.verdict, "ok")) {
-			if (!ha_policy_accepts_signer(pol, load.skid))
-				reason(rep, "load of tag %s admitted under unaccepted signer %s",
-				       load.tag, load.skid);
-		} else if (!pol->tolerate_unverified) {
-			reason(rep, "unverified load admitted: verdict=%s tag=%s mode=%s",
-			       load.verdict, load.tag, load.mode);
+		check_load(&ent, &load, &h, pol, rep);
+		continue;
+unreadable:
+		/*
+		 * The host fails for this entry already. When it may have been
+		 * a state record, what depends on knowing them all (the order,
+		 * seq) is not judged again until the next one that is read.
+		 */
+		if (maybe_state) {
+			h.have_state = true;
+			h.seq_known = false;
 		}
 	}
-	if (!have_state)
+	if (!h.have_state)
 		reason(rep, "Hornet's state was never measured");
-	else if (strcmp(last.mode, pol->mode))
-		reason(rep, "Hornet's last measured mode is %s, the policy requires %s",
-		       last.mode, pol->mode);
+	else if (h.early_load)
+		reason(rep, "measurement list entry %zu: hornet-load of tag %s comes before the first hornet-state record",
+		       h.early_load, h.early_tag);
+	if (h.seq_known && pol->require_lock && !h.last.locked)
+		reason(rep, "Hornet was not locked (hornet-state seq=%llu shows locked=0), the policy requires locked=1",
+		       (unsigned long long)h.last.seq);
 }
 
 unsigned ha_verify(const struct ha_verify_input *in, FILE *out)
 {
 	struct report rep = { .out = out };
-	struct ha_ima_list list = { 0 };
+	const unsigned char *list;
+	struct entry_at *hornet = NULL;
+	size_t quoted = 0, nhornet = 0, list_len;
 	struct ha_bundle b;
 	TPMS_ATTEST att;
 	struct ha_err e;
-	size_t quoted = 0;
 
 	if (ha_bundle_parse(in->bundle, in->bundle_len, &b, &e)) {
 		reason(&rep, "malformed bundle: %s", e.msg);
@@ -346,12 +472,10 @@ unsigned ha_verify(const struct ha_verify_input *in, FILE *out)
 	memset(&att, 0, sizeof(att));
 	if (check_quote(in, &b, &att, &rep))
 		return rep.n;
-	if (ha_ima_parse(b.sec[HA_SEC_IMA_LIST], b.sec_len[HA_SEC_IMA_LIST], &list, &e)) {
-		reason(&rep, "malformed measurement list: %s", e.msg);
-		return rep.n;
-	}
-	if (!check_list(&list, &att, &quoted, &rep))
-		check_policy(&list, quoted, in, &rep);
-	ha_ima_free(&list);
+	list = b.sec[HA_SEC_IMA_LIST];
+	list_len = b.sec_len[HA_SEC_IMA_LIST];
+	if (!check_list(list, list_len, &att, in->hornet_pcr, &quoted, &hornet, &nhornet, &rep))
+		check_policy(list, list_len, quoted, hornet, nhornet, in, &rep);
+	free(hornet);
 	return rep.n;
 }

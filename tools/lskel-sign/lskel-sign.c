@@ -109,8 +109,8 @@ static void usage(FILE *f)
 "  --extract-payload FILE  write the signed payload (insns || data) to FILE\n"
 "  --detach FILE      write the signature (DER) to FILE; a FILE that is a\n"
 "                     character device or a FIFO is written to, any other\n"
-"                     that is not a regular file is refused, and neither\n"
-"                     may name HEADER\n"
+"                     that is not a regular file (or is a symbolic link) is\n"
+"                     refused, and neither may name HEADER\n"
 "  --remove           remove the signature from HEADER (the block goes, or\n"
 "                     is left empty in a header from bpftool -S)\n"
 "  -h, --help         show this help and exit\n"
@@ -282,7 +282,8 @@ static const char *state_name(enum lskel_sig_state s)
 	return s == LSKEL_SIGNED_UPSTREAM ? "bpftool's opts_sig[]" : "lskel-sign's block";
 }
 
-static int do_sign(const struct args *a, const struct lskel_header *h)
+static int do_sign(const struct args *a, const struct lskel_header *h,
+		   const struct stat *read)
 {
 	struct lskel_signer s;
 	struct lskel_err e = { { 0 } };
@@ -311,6 +312,7 @@ static int do_sign(const struct args *a, const struct lskel_header *h)
 	if (lskel_replace_begin(a->header, &rp, &e) ||
 	    lskel_replace_write(&rp, h->text, cut, &e))
 		return failure(a->header, "cannot sign", &e);
+	rp.unchanged = read;
 	lskel_replace_start_writeback(&rp);
 	if (lskel_signer_load(&s, a->key, a->ncerts ? a->certs[0] : NULL, a->hash, &e)) {
 		lskel_replace_abort(&rp);
@@ -399,13 +401,14 @@ out:
 	return r;
 }
 
-static int do_remove(const struct args *a, const struct lskel_header *h)
+static int do_remove(const struct args *a, const struct lskel_header *h,
+		     const struct stat *read)
 {
 	struct lskel_err e = { { 0 } };
 	struct lskel_edit ed = { 0 };
 	int r = EXIT_OK;
 
-	if (lskel_edit_unsign(h, &ed, &e) || lskel_write_atomic(a->header, &ed, &e))
+	if (lskel_edit_unsign(h, &ed, &e) || lskel_write_atomic(a->header, &ed, read, &e))
 		r = failure(a->header, "cannot remove the signature", &e);
 	else
 		printf(PROG ": removed the signature from %s\n", a->header);
@@ -491,9 +494,9 @@ int main(int argc, char **argv)
 	if (a.verify)
 		r = do_verify(&a, &h);
 	else if (a.remove)
-		r = do_remove(&a, &h);
+		r = do_remove(&a, &h, &f.st);
 	else if (a.key)
-		r = do_sign(&a, &h);
+		r = do_sign(&a, &h, &f.st);
 	else
 		r = do_extract(&a, &h);
 	lskel_header_release(&h);

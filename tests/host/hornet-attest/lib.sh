@@ -134,6 +134,21 @@ expect_verify() {
 	expect_eq "verify $* exit" "$rc" "$want"
 }
 
+# judge_list RC EXPECTED-STDOUT POLICY SPEC [MKLIST OPTIONS]: a new host
+# (jN) whose list is SPEC, listed with the options, is quoted, and verify
+# against POLICY exits RC and prints EXPECTED-STDOUT. Sets judged to N.
+judged=0
+judge_list() {
+	local want=$1 out=$2 policy=$3 spec=$4 name
+	shift 4
+	judged=$((judged + 1))
+	name=j$judged
+	host "$name" "$spec" "$@"
+	quote "$name" "$tmp/$name.bundle"
+	expect_verify "$want" "$out" --ak "$tmp/$name.ak.pem" --nonce "$NONCE" --policy "$policy" \
+		"$tmp/$name.bundle"
+}
+
 # bundle_edit IN OUT SECTION PYTHON-EXPR: rewrites section SECTION (1..5)
 # of a bundle with PYTHON-EXPR over its bytes 'b'.
 bundle_edit() {

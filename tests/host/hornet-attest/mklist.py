@@ -4,6 +4,7 @@ binary measurement list (SHA-256 bank, little endian) and the PCR extends
 that the kernel would have made for it.
 
   mklist.py SPEC LIST EXTENDS [--drop N] [--tamper N] [--unextended N]
+            [--template N:NAME] [--bulk PCR:COUNT]
 
 SPEC has one entry a line, '#' comments:
   buf PCR NAME TEXT...   an ima-buf entry measuring the buffer TEXT
@@ -12,10 +13,14 @@ SPEC has one entry a line, '#' comments:
                          buffer (critical data measured with hash=true)
   ng PCR NAME            an ima-ng entry (file data digest made up)
   violation PCR NAME     an ima-ng entry listed as a violation
+  violationbuf PCR NAME TEXT  an ima-buf entry listed as a violation
 --drop N leaves entry N (1-based) out of LIST but not out of EXTENDS;
 --tamper N changes the last byte of entry N's data in LIST but keeps its
 template digest; --unextended N leaves entry N out of EXTENDS only (as IMA
-lists an entry before it extends the PCR).
+lists an entry before it extends the PCR); --template N:NAME lists entry N
+under the template name NAME (which its digest does not cover); --bulk
+PCR:COUNT appends COUNT ima-ng entries in PCR to LIST only (for a PCR that
+no quote selects).
 """
 import hashlib
 import struct
@@ -27,7 +32,7 @@ def field(b):
 
 
 def entry(kind, pcr, name, text):
-    if kind in ('buf', 'badbuf', 'hashbuf'):
+    if kind in ('buf', 'badbuf', 'hashbuf', 'violationbuf'):
         buf = text.encode()
         d = b'sha256:\0' + hashlib.sha256(buf).digest()
         if kind == 'badbuf':
@@ -42,7 +47,7 @@ def entry(kind, pcr, name, text):
         tname = b'ima-ng'
     else:
         sys.exit('mklist: unknown kind ' + kind)
-    if kind == 'violation':
+    if kind in ('violation', 'violationbuf'):
         digest, extend = bytes(32), b'\xff' * 32
     else:
         digest = hashlib.sha256(data).digest()
@@ -65,6 +70,17 @@ def main():
         i = args.index('--unextended')
         unextended = int(args[i + 1])
         del args[i:i + 2]
+    template = {}
+    while '--template' in args:
+        i = args.index('--template')
+        n, name = args[i + 1].split(':', 1)
+        template[int(n)] = name.encode()
+        del args[i:i + 2]
+    bulk = None
+    if '--bulk' in args:
+        i = args.index('--bulk')
+        bulk = tuple(int(x) for x in args[i + 1].split(':'))
+        del args[i:i + 2]
     spec, out, ext = args
     entries = []
     for line in open(spec):
@@ -83,7 +99,12 @@ def main():
             if n == tamper:
                 data = data[:-1] + bytes([data[-1] ^ 1])
             f.write(struct.pack('<I', pcr) + digest +
-                    field(tname) + field(data))
+                    field(template.get(n, tname)) + field(data))
+        if bulk:
+            pcr, _, tname, data, _ = entry('ng', bulk[0], '/usr/lib/bulk', '')
+            one = (struct.pack('<I', pcr) + hashlib.sha256(data).digest() +
+                   field(tname) + field(data))
+            f.write(one * bulk[1])
 
 
 main()

@@ -2,7 +2,9 @@
 /*
  * Test helper for the hornet_attest_* host tests: extends the sha256 bank
  * of a (software) TPM as the kernel would for an IMA list. Reads lines
- * "PCR HEXDIGEST" from stdin; exits 0 when every extend succeeded.
+ * "PCR HEXDIGEST" from stdin, or "PCR reset" to reset the PCR from
+ * locality 0 (which the TPM allows for PCRs 16 and 23 only); exits 0 when
+ * every command succeeded.
  *
  *   pcr-extend TCTI < extends
  */
@@ -33,6 +35,16 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	while (scanf("%u %64s", &pcr, hex) == 2) {
+		if (!strcmp(hex, "reset") && pcr <= 23) {
+			rc = Esys_PCR_Reset(esys, ESYS_TR_PCR0 + pcr, ESYS_TR_PASSWORD,
+					    ESYS_TR_NONE, ESYS_TR_NONE);
+			if (rc) {
+				fprintf(stderr, "pcr-extend: reset PCR %u: %s\n", pcr, Tss2_RC_Decode(rc));
+				goto out;
+			}
+			n++;
+			continue;
+		}
 		memset(&d, 0, sizeof(d));
 		d.count = 1;
 		d.digests[0].hashAlg = TPM2_ALG_SHA256;

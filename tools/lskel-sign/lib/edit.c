@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "lskel_header.h"
@@ -221,7 +221,6 @@ void lskel_replace_abort(struct lskel_replace *rp)
 	if (rp->tmp && !rp->through)
 		unlink(rp->tmp);
 	free(rp->tmp);
-	free(rp->real);
 	memset(rp, 0, sizeof(*rp));
 	rp->fd = -1;
 }
@@ -234,46 +233,71 @@ static int replace_failed(struct lskel_replace *rp, struct lskel_err *e)
 	return lskel_fail(e, "cannot write: %s", strerror(err));
 }
 
+/* A character device or a FIFO is written to, never replaced. */
+static int open_through(struct lskel_replace *rp, int flags, struct lskel_err *e)
+{
+	struct stat st;
+	int err;
+
+	rp->through = true;
+	rp->fd = open(rp->path, O_WRONLY | O_NOCTTY | O_CLOEXEC | flags);
+	if (rp->fd < 0) {
+		err = errno;
+		lskel_replace_abort(rp);
+		return lskel_fail(e, "cannot open: %s", strerror(err));
+	}
+	/* What was opened, not what the path named a moment before. */
+	if (fstat(rp->fd, &st) || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
+		lskel_replace_abort(rp);
+		return lskel_fail(e, "not a regular file, a character device or a FIFO: not replacing it");
+	}
+	return 0;
+}
+
 int lskel_replace_begin(const char *path, struct lskel_replace *rp,
 			struct lskel_err *e)
 {
-	const char *target, *base;
-	struct stat st;
+	const char *base;
+	struct stat st, target;
 	int err;
 
 	memset(rp, 0, sizeof(*rp));
 	rp->fd = -1;
 	rp->path = path;
-	/* Through a symbolic link, replace the file it points to, not the link. */
-	rp->real = realpath(path, NULL);
-	target = rp->real ? rp->real : path;
-	base = strrchr(target, '/');
-	rp->dirlen = base ? (size_t)(base - target) + 1 : 0;
-	base = target + rp->dirlen;
+	base = strrchr(path, '/');
+	rp->dirlen = base ? (size_t)(base - path) + 1 : 0;
+	base = path + rp->dirlen;
 	rp->mode = new_file_mode();
-	if (stat(target, &st) == 0) {
-		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
-			/* A character device or a FIFO is written to, never replaced. */
-			rp->through = true;
-			rp->fd = open(target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-			if (rp->fd >= 0)
-				return 0;
-			err = errno;
+	if (lstat(path, &st) == 0) {
+		if (S_ISLNK(st.st_mode)) {
+			/*
+			 * A link planted in a shared directory must not make us
+			 * replace what it points to: only a device or a FIFO
+			 * (such as /dev/stdout) is written through one.
+			 */
+			if (stat(path, &target) == 0 &&
+			    (S_ISCHR(target.st_mode) || S_ISFIFO(target.st_mode)))
+				return open_through(rp, 0, e);
 			lskel_replace_abort(rp);
-			return lskel_fail(e, "cannot open: %s", strerror(err));
+			return lskel_fail(e, "a symbolic link: not replacing the file it points to");
 		}
+		if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+			return open_through(rp, O_NOFOLLOW, e);
 		if (!S_ISREG(st.st_mode)) {
 			lskel_replace_abort(rp);
 			return lskel_fail(e, "not a regular file, a character device or a FIFO: not replacing it");
 		}
+		rp->exists = true;
 		rp->mode = st.st_mode & 07777;
+		rp->uid = st.st_uid;
+		rp->gid = st.st_gid;
 	}
 	rp->tmp = malloc(rp->dirlen + strlen(base) + sizeof("..tmp.XXXXXX"));
 	if (!rp->tmp) {
 		lskel_replace_abort(rp);
 		return lskel_fail(e, "out of memory");
 	}
-	memcpy(rp->tmp, target, rp->dirlen);
+	memcpy(rp->tmp, path, rp->dirlen);
 	sprintf(rp->tmp + rp->dirlen, ".%s.tmp.XXXXXX", base);
 	rp->fd = mkstemp(rp->tmp);
 	if (rp->fd < 0) {
@@ -300,8 +324,68 @@ void lskel_replace_start_writeback(struct lskel_replace *rp)
 		sync_file_range(rp->fd, 0, 0, SYNC_FILE_RANGE_WRITE);
 }
 
+/*
+ * IMA's and EVM's attributes vouch for the old contents, and the kernel
+ * computes them anew for the new file; every other one is kept.
+ */
+static bool attr_of_old_contents(const char *name)
+{
+	return !strcmp(name, "security.ima") || !strcmp(name, "security.evm");
+}
+
+/* The extended attributes (ACLs among them) of @rp->path, onto @fd. */
+static int copy_xattrs(struct lskel_replace *rp, int fd, struct lskel_err *e)
+{
+	char *names = NULL, *name;
+	unsigned char *val = NULL;
+	ssize_t n, v;
+	int err = 0;
+
+	n = llistxattr(rp->path, NULL, 0);
+	if (n <= 0)
+		return n < 0 && errno != ENOTSUP ?
+			lskel_fail(e, "cannot list its extended attributes: %s", strerror(errno)) : 0;
+	names = malloc((size_t)n);
+	if (!names)
+		return lskel_fail(e, "out of memory");
+	n = llistxattr(rp->path, names, (size_t)n);
+	if (n < 0) {
+		err = errno;
+		free(names);
+		return lskel_fail(e, "cannot list its extended attributes: %s", strerror(err));
+	}
+	for (name = names; name < names + n; name += strlen(name) + 1) {
+		if (attr_of_old_contents(name))
+			continue;
+		v = lgetxattr(rp->path, name, NULL, 0);
+		free(val);
+		val = v >= 0 ? malloc(v ? (size_t)v : 1) : NULL;
+		if (v < 0 || !val ||
+		    (v = lgetxattr(rp->path, name, val, (size_t)v)) < 0 ||
+		    fsetxattr(fd, name, val, (size_t)v, 0)) {
+			err = v >= 0 && !val ? ENOMEM : errno;
+			lskel_fail(e, "cannot keep its extended attribute %s: %s", name,
+				   strerror(err));
+			break;
+		}
+	}
+	free(val);
+	free(names);
+	return err ? -1 : 0;
+}
+
+/* Whether @a and @b are the same file with the same contents and inode times. */
+static bool same_version(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino &&
+	       a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec &&
+	       a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
+}
+
 int lskel_replace_commit(struct lskel_replace *rp, struct lskel_err *e)
 {
+	struct stat now;
 	int fd = rp->fd;
 
 	rp->fd = -1;
@@ -311,17 +395,42 @@ int lskel_replace_commit(struct lskel_replace *rp, struct lskel_err *e)
 		lskel_replace_abort(rp);
 		return 0;
 	}
+	rp->fd = fd;
+	/*
+	 * The owner first (which clears set-id bits), then the attributes
+	 * (an ACL sets the group bits), then the mode. Only root can give a
+	 * file away: anyone else who cannot keep the owner writes nothing.
+	 */
+	if (rp->exists && fchown(fd, rp->uid, rp->gid)) {
+		int err = errno;
+
+		lskel_fail(e, "cannot keep its owner %lu:%lu: %s; nothing written",
+			   (unsigned long)rp->uid, (unsigned long)rp->gid, strerror(err));
+		lskel_replace_abort(rp);
+		return -1;
+	}
+	if (rp->exists && copy_xattrs(rp, fd, e)) {
+		lskel_replace_abort(rp);
+		return -1;
+	}
 	/* fsync() first: a crash after the rename() must not leave an empty file. */
-	if (fchmod(fd, rp->mode) || fsync(fd)) {
-		rp->fd = fd;
+	if (fchmod(fd, rp->mode) || fsync(fd))
 		return replace_failed(rp, e);
+	/*
+	 * What was read is what is replaced: an edit made while we worked
+	 * (a slow key leaves time for one) is never lost under the rename.
+	 */
+	if (rp->unchanged && (lstat(rp->path, &now) || !same_version(&now, rp->unchanged))) {
+		lskel_replace_abort(rp);
+		return lskel_fail(e, "changed while lskel-sign worked on it; nothing written, run it again");
 	}
 	/*
 	 * The directory is not synced: after a crash the rename() may be
 	 * lost, which leaves the old file, whole; syncing it would cost as
 	 * much as the rest of the signing.
 	 */
-	if (close(fd) || rename(rp->tmp, rp->real ? rp->real : rp->path))
+	rp->fd = -1;
+	if (close(fd) || rename(rp->tmp, rp->path))
 		return replace_failed(rp, e);
 	free(rp->tmp);
 	rp->tmp = NULL;
@@ -332,13 +441,14 @@ int lskel_replace_commit(struct lskel_replace *rp, struct lskel_err *e)
 /* Writes the pieces to @path through one replacement. */
 static int replace_file(const char *path, const void *const *piece,
 			const size_t *piece_len, unsigned npieces,
-			struct lskel_err *e)
+			const struct stat *unchanged, struct lskel_err *e)
 {
 	struct lskel_replace rp;
 	unsigned i;
 
 	if (lskel_replace_begin(path, &rp, e))
 		return -1;
+	rp.unchanged = unchanged;
 	for (i = 0; i < npieces; i++)
 		if (lskel_replace_write(&rp, piece[i], piece_len[i], e))
 			return -1;
@@ -346,7 +456,7 @@ static int replace_file(const char *path, const void *const *piece,
 }
 
 int lskel_write_atomic(const char *path, const struct lskel_edit *ed,
-		       struct lskel_err *e)
+		       const struct stat *unchanged, struct lskel_err *e)
 {
 	const void *piece[3] = {
 		ed->text, ed->middle, ed->text + ed->cut_end
@@ -355,7 +465,7 @@ int lskel_write_atomic(const char *path, const struct lskel_edit *ed,
 		ed->cut_begin, ed->middle_len, ed->len - ed->cut_end
 	};
 
-	return replace_file(path, piece, len, 3, e);
+	return replace_file(path, piece, len, 3, unchanged, e);
 }
 
 int lskel_write_file(const char *path, const unsigned char *buf, size_t len,
@@ -363,31 +473,23 @@ int lskel_write_file(const char *path, const unsigned char *buf, size_t len,
 {
 	const void *piece[1] = { buf };
 
-	return replace_file(path, piece, &len, 1, e);
+	return replace_file(path, piece, &len, 1, NULL, e);
 }
 
-int lskel_read_file(const char *path, size_t max, unsigned char **buf,
-		    size_t *len, struct lskel_err *e)
+/* All of @fd, a regular file of at most @max bytes, whose stat is @st. */
+static int read_fd(int fd, const struct stat *st, size_t max, unsigned char **buf,
+		   size_t *len, struct lskel_err *e)
 {
 	unsigned char *p = NULL;
 	size_t n = 0, cap = 0;
-	int fd, err;
-	struct stat st;
+	int err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return lskel_fail(e, "cannot open: %s", strerror(errno));
-	if (fstat(fd, &st)) {
-		err = errno;
-		close(fd);
-		return lskel_fail(e, "cannot read: %s", strerror(err));
-	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
+	if (!S_ISREG(st->st_mode))
 		return lskel_fail(e, "not a regular file");
-	}
-	if (st.st_size > 0)
-		cap = (size_t)st.st_size < max ? (size_t)st.st_size + 1 : max + 1;
+	if ((unsigned long long)st->st_size > max)
+		return lskel_fail(e, "larger than %zu bytes", max);
+	if (st->st_size > 0)
+		cap = (size_t)st->st_size + 1;
 	for (;;) {
 		ssize_t r;
 
@@ -416,57 +518,64 @@ int lskel_read_file(const char *path, size_t max, unsigned char **buf,
 			break;
 		n += (size_t)r;
 		if (n > max) {
-			close(fd);
 			free(p);
 			return lskel_fail(e, "larger than %zu bytes", max);
 		}
 	}
-	close(fd);
-	*buf = p ? p : malloc(1);
+	*buf = p;
 	*len = n;
-	if (!*buf)
-		return lskel_fail(e, "out of memory");
 	return 0;
 fail:
-	close(fd);
 	free(p);
 	return lskel_fail(e, "cannot read: %s", strerror(err));
+}
+
+int lskel_read_file(const char *path, size_t max, unsigned char **buf,
+		    size_t *len, struct lskel_err *e)
+{
+	struct stat st;
+	int fd, r;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return lskel_fail(e, "cannot open: %s", strerror(errno));
+	if (fstat(fd, &st)) {
+		r = lskel_fail(e, "cannot read: %s", strerror(errno));
+		close(fd);
+		return r;
+	}
+	r = read_fd(fd, &st, max, buf, len, e);
+	close(fd);
+	return r;
 }
 
 int lskel_open_file(const char *path, size_t max, struct lskel_file *f,
 		    struct lskel_err *e)
 {
-	struct stat st;
-	void *p;
-	int fd;
+	struct stat after;
+	int fd, r;
 
 	memset(f, 0, sizeof(*f));
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return lskel_fail(e, "cannot open: %s", strerror(errno));
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-		if ((unsigned long long)st.st_size > max) {
-			close(fd);
-			return lskel_fail(e, "larger than %zu bytes", max);
-		}
-		p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-		if (p != MAP_FAILED) {
-			close(fd);
-			f->p = p;
-			f->len = (size_t)st.st_size;
-			f->mapped = true;
-			return 0;
-		}
+	if (fstat(fd, &f->st)) {
+		r = lskel_fail(e, "cannot read: %s", strerror(errno));
+		close(fd);
+		return r;
+	}
+	r = read_fd(fd, &f->st, max, &f->p, &f->len, e);
+	if (!r && (fstat(fd, &after) || !same_version(&after, &f->st) ||
+		   f->len != (size_t)f->st.st_size)) {
+		lskel_close_file(f);
+		r = lskel_fail(e, "changed while it was read; run lskel-sign again");
 	}
 	close(fd);
-	return lskel_read_file(path, max, &f->p, &f->len, e);
+	return r;
 }
 
 void lskel_close_file(struct lskel_file *f)
 {
-	if (f->mapped)
-		munmap(f->p, f->len);
-	else
-		free(f->p);
+	free(f->p);
 	memset(f, 0, sizeof(*f));
 }

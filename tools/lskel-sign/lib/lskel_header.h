@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "err.h"
@@ -64,6 +65,12 @@ struct lskel_header {
 	 */
 	size_t block_begin;
 	size_t block_end;
+	/*
+	 * The lines read exactly: from "<name>__load(struct <name> *skel)"
+	 * to the end of the line that calls bpf_load_and_run().
+	 */
+	size_t load_begin;
+	size_t load_end;
 	bool sign_comment;		/* our bpftool's -S comment is there */
 	int32_t keyring_id;		/* in the block; 0 when unsigned */
 	bool keyring_runtime;		/* upstream form: set from skel at run time */
@@ -122,21 +129,28 @@ char *lskel_render_block(const unsigned char *sig, size_t sig_len,
 
 /*
  * Replacing a file: lskel_replace_begin() opens a temporary file beside
- * @path (through a symbolic link, beside the file it points to);
- * lskel_replace_write() appends to it; lskel_replace_commit() gives it
- * @path's mode (0666 less the umask for a new file), fsync()s it, rename()s
- * it over @path and fsync()s the directory. An existing character device or
- * FIFO is written to instead, and anything else that is not a regular file
- * is refused. On any failure the temporary file is gone and @path as it
- * was: a write or a commit that fails has aborted the replacement.
+ * @path; lskel_replace_write() appends to it; lskel_replace_commit() gives
+ * it @path's owner, extended attributes (ACLs among them; not IMA's and
+ * EVM's, which vouch for the old contents) and mode (0666 less the umask
+ * for a new file), fsync()s it and rename()s it over @path. When
+ * @unchanged is set, @path must still be that version of the file, or
+ * nothing is written. A symbolic link is refused, unless it points to a
+ * character device or a FIFO (such as /dev/stdout): those are written to,
+ * never replaced; anything else that is not a regular file is refused. On
+ * any failure the temporary file is gone and @path as it was: a write or
+ * a commit that fails has aborted the replacement.
  */
 struct lskel_replace {
 	const char *path;
-	char *real, *tmp;
+	char *tmp;
 	size_t dirlen;
 	int fd;
 	mode_t mode;
+	uid_t uid;
+	gid_t gid;
+	bool exists;
 	bool through;
+	const struct stat *unchanged;
 };
 int lskel_replace_begin(const char *path, struct lskel_replace *rp,
 			struct lskel_err *e);
@@ -149,21 +163,21 @@ void lskel_replace_abort(struct lskel_replace *rp);
 
 /* Writes @ed to @path: one replacement, as above. */
 int lskel_write_atomic(const char *path, const struct lskel_edit *ed,
-		       struct lskel_err *e);
+		       const struct stat *unchanged, struct lskel_err *e);
 
-/* Reads a whole file of at most @max bytes. */
+/* Reads a whole regular file of at most @max bytes. */
 int lskel_read_file(const char *path, size_t max, unsigned char **buf,
 		    size_t *len, struct lskel_err *e);
 
 /*
- * A whole file of at most @max bytes, mapped read-only when it is a regular
- * file that is not empty (a big header is read in a fraction of the time a
- * copy takes), read into memory otherwise.
+ * A whole regular file of at most @max bytes, read into memory of our own
+ * (a mapping would show later edits of the file), and the version that
+ * was read: a file that changes while it is read is refused.
  */
 struct lskel_file {
 	unsigned char *p;
 	size_t len;
-	bool mapped;
+	struct stat st;
 };
 int lskel_open_file(const char *path, size_t max, struct lskel_file *f,
 		    struct lskel_err *e);

@@ -2,11 +2,14 @@
 /*
  * A strict reader of the light skeletons bpftool writes (gen skeleton -L, our
  * -S, upstream's -L -S): not a C lexer. <name>__load() is read line by line;
- * any other line may hold no preprocessor line, literal, escape, splice or
- * trigraph that bpftool does not write, so nothing can change what the
- * compiler makes of __load(). Anything else is refused with its line number
- * and what was expected. Each byte is looked at a bounded number of times.
+ * any other line is read as a C compiler reads it (a comment is a space,
+ * %: is #, R"( opens a raw string) and may hold no preprocessor line,
+ * literal, escape, splice, trigraph or name that bpftool does not write, so
+ * nothing can change what the compiler makes of __load() or load anything
+ * else. Anything else is refused with its line number and what was
+ * expected. Each byte is looked at a bounded number of times.
  */
+#define _GNU_SOURCE	/* memmem() */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,7 +75,8 @@ struct reader {
 	unsigned long line;	/* its number; 0 before the first */
 	struct lskel_err *e;
 	char guard[128];
-	int cxx;		/* 1, 2: in __assert()'s #ifdef __cplusplus */
+	int cxx;		/* 1: between __assert()'s C++ groups */
+	bool prev_brace;	/* the line before the current one is "{" */
 	bool guard_closed;
 };
 
@@ -205,56 +209,248 @@ static bool is_ident(const unsigned char *p, size_t n)
 		"_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789") >= n;
 }
 
+/* What a C compiler takes for an identifier character, '$' aside. */
+static bool ident_char(unsigned char c)
+{
+	return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+	       (c >= 'A' && c <= 'Z');
+}
+
 /*
- * A line outside __load() and literals. bpftool writes no byte here that is
- * not printable ASCII, no backslash (escape or splice), no "??" (trigraph),
- * no comment or literal that does not end on its line, and no other call of
- * bpf_load_and_run(); past the prologue, its only preprocessor lines are
- * the C++ lines of __assert() and the guard's #endif.
+ * Names that load a program without bpf_load_and_run() in __load(), or that
+ * reach the bpf syscall by another name (asm labels), or that act on the
+ * compiler as a directive would (_Pragma): none outside __load().
+ */
+static const char *const banned[] = {
+	"bpf_load_and_run", "skel_sys_bpf", "kern_sys_bpf", "syscall", "__NR_bpf",
+	"SYS_bpf", "asm", "__asm", "__asm__", "_Pragma",
+};
+
+static const char *banned_ident(const unsigned char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < N(banned); i++)
+		if (strlen(banned[i]) == n && !memcmp(p, banned[i], n))
+			return banned[i];
+	return NULL;
+}
+
+/*
+ * What may come before a '(' outside __load(): C's keywords (none is a
+ * function; a pointer to one is called through ")(", which is refused),
+ * the attributes bpftool writes, and the helpers of skel_internal.h that
+ * bpftool calls and that load no program.
+ */
+static const char *const callable[] = {
+	"auto", "break", "case", "char", "const", "continue", "default", "do", "double",
+	"else", "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long",
+	"register", "restrict", "return", "short", "signed", "sizeof", "static", "struct",
+	"switch", "typedef", "union", "unsigned", "void", "volatile", "while", "_Alignas",
+	"_Alignof", "_Atomic", "_Bool", "_Generic", "_Noreturn", "_Static_assert",
+	"__attribute__", "__aligned__", "__typeof__",
+	"skel_alloc", "skel_free", "skel_closenz", "skel_prep_map_data",
+	"skel_finalize_map_data", "skel_free_map_data", "skel_raw_tracepoint_open",
+	"skel_link_create",
+};
+
+/* And its own functions: <name>__open() ... <name>__<prog>__attach(). */
+static const char *const own_suffix[] = {
+	"__open", "__load", "__open_and_load", "__destroy", "__attach", "__detach",
+	"__assert",
+};
+
+static bool may_call(const unsigned char *p, size_t n)
+{
+	size_t i, l;
+
+	for (i = 0; i < N(callable); i++)
+		if (strlen(callable[i]) == n && !memcmp(p, callable[i], n))
+			return true;
+	for (i = 0; i < N(own_suffix); i++) {
+		l = strlen(own_suffix[i]);
+		if (n > l && !memcmp(p + n - l, own_suffix[i], l))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The first character after @i on the current line that is not blank or
+ * in a comment that ends on it, or for the end of the line the first one
+ * that is not blank on the next line ('\n' at the end of the file).
+ */
+static unsigned char next_token_char(const struct reader *r, size_t i, size_t *at)
+{
+	const unsigned char *p = r->s + r->at, *q;
+	size_t n = line_len(r);
+
+	for (;;) {
+		while (i < n && (p[i] == ' ' || p[i] == '\t'))
+			i++;
+		if (i + 1 < n && p[i] == '/' && p[i + 1] == '*' &&
+		    (q = memmem(p + i + 2, n - i - 2, "*/", 2))) {
+			i = (size_t)(q - p) + 2;
+			continue;
+		}
+		break;
+	}
+	*at = i;
+	if (i < n)
+		return p[i];
+	for (i = r->eol + 1; i < r->n && (r->s[i] == ' ' || r->s[i] == '\t'); i++)
+		;
+	return i < r->n ? r->s[i] : '\n';
+}
+
+/*
+ * The C++ lines bpftool writes in <name>__assert(): after its '{', the group
+ * that defines _Static_assert, its _Static_assert() lines, and the group that
+ * undefines it right before its '}'. Each group is three whole lines with
+ * nothing between them, so it hides nothing from a C compiler.
+ */
+static const char *const cxx_define[] = {
+	"#ifdef __cplusplus", "#define _Static_assert static_assert", "#endif",
+};
+static const char *const cxx_undef[] = {
+	"#ifdef __cplusplus", "#undef _Static_assert", "#endif",
+};
+
+static bool group_at(const struct reader *r, const char *const *g)
+{
+	size_t at = r->eol + 1;
+
+	if (!line_is(r, g[0]) || !is_at(r, at, g[1]))
+		return false;
+	at += strlen(g[1]) + 1;
+	return is_at(r, at, g[2]);
+}
+
+/* Makes the third line of a group current. */
+static void skip_group(struct reader *r)
+{
+	next_line(r);
+	next_line(r);
+}
+
+static int cxx_line(struct reader *r)
+{
+	static const char what[] = "bpftool's C++ lines as it writes them, three "
+		"together, right after the '{' of <name>__assert() and right before its '}'";
+
+	if (r->cxx == 0) {
+		if (!r->prev_brace || !group_at(r, cxx_define))
+			return fail_at(r, r->line, what);
+		skip_group(r);
+		r->cxx = 1;
+		return 0;
+	}
+	if (!group_at(r, cxx_undef) || !is_at(r, r->eol + 1 + strlen(cxx_undef[1]) + 1 +
+					  strlen(cxx_undef[2]) + 1, "}"))
+		return fail_at(r, r->line, what);
+	skip_group(r);
+	r->cxx = 0;
+	return 0;
+}
+
+/*
+ * A line outside __load() and literals, read as a compiler reads it.
+ * bpftool writes no byte here that is not printable ASCII, no backslash
+ * (escape or splice), no "??" (trigraph), no comment or literal that does
+ * not end on its line, no "//" comment, no character constant, no prefix
+ * before a string literal (R"( would open a GNU raw string), no '$' (a
+ * letter to gcc and clang), no '%' (%: is '#'), and no '#' but on its own
+ * preprocessor lines: past the prologue, the C++ lines of __assert() and
+ * the guard's #endif. Nor does it name the
+ * bpf syscall or a second bpf_load_and_run() there, or call anything but
+ * its own functions and skel_internal.h's helpers (what precedes a '(' is
+ * a name of those, or the one cast it writes: "(__u64) (long)").
  */
 static int code_line(struct reader *r)
 {
 	const unsigned char *p = r->s + r->at;
-	size_t n = line_len(r), i, j = strspn((const char *)p, " \t"), open = 0;
-	unsigned char in = 0;
-	char end[160];
+	size_t n = line_len(r), i, k, j, open = 0;
+	unsigned char in = 0, next;
+	const char *name;
+	char end[160], what[160];
+	bool blank = true;
 
+	snprintf(end, sizeof(end), "#endif /* %s */", r->guard);
+	if (line_is(r, "#ifdef __cplusplus"))
+		return cxx_line(r);
+	if (r->cxx && (n < 16 || memcmp(p, "\t_Static_assert(", 16)))
+		return fail_at(r, r->line, "_Static_assert() lines between bpftool's C++ lines");
+	if (!r->cxx && !r->guard_closed && line_is(r, end)) {
+		r->guard_closed = true;
+		return 0;
+	}
 	for (i = 0; i < n; i++) {
-		if ((p[i] < 0x20 && p[i] != '\t') || p[i] > 0x7e || p[i] == '\\' ||
-		    (p[i] == '?' && i + 1 < n && p[i + 1] == '?'))
+		unsigned char c = p[i];
+
+		if ((c < 0x20 && c != '\t') || c > 0x7e || c == '\\' ||
+		    (c == '?' && i + 1 < n && p[i + 1] == '?'))
 			return fail_at(r, r->line, "printable ASCII without a backslash or \"??\"");
-		if (in == '*' && p[i] == '/' && p[i - 1] == '*' && i > open + 1)
-			in = 0;
-		else if (in && in != '*' && p[i] == in)
-			in = 0;
-		else if (!in && p[i] == '/' && i + 1 < n && p[i + 1] == '*')
-			in = '*', open = ++i;
-		else if (!in && (p[i] == '"' || p[i] == '\''))
-			in = p[i];
-		else if (!in && n - i >= 16 && !memcmp(p + i, "bpf_load_and_run", 16))
-			return fail_at(r, r->line, "bpf_load_and_run() in <name>__load() only: two loaders?");
+		if (in == '*') {
+			if (c == '/' && p[i - 1] == '*' && i > open + 1)
+				in = 0;
+			continue;
+		}
+		if (in) {
+			if (c == in)
+				in = 0;
+			continue;
+		}
+		if (c != ' ' && c != '\t')
+			blank = false;
+		if (c == '/' && i + 1 < n && p[i + 1] == '*') {
+			in = '*';
+			open = ++i;
+		} else if (c == '/' && i + 1 < n && p[i + 1] == '/') {
+			return fail_at(r, r->line, "no '//' comment (bpftool writes none)");
+		} else if (c == '"') {
+			if (i && ident_char(p[i - 1]))
+				return fail_at(r, r->line, "no prefix before a string literal (R\"(...)\" is a GNU raw string)");
+			in = c;
+		} else if (c == '\'') {
+			return fail_at(r, r->line, "no character constant (bpftool writes none)");
+		} else if (c == '$') {
+			return fail_at(r, r->line, "no '$' (gcc and clang take it for a letter of a name)");
+		} else if (c == '#' || c == '%') {
+			return fail_at(r, r->line, "no '#' or '%' (%: is #) but on bpftool's preprocessor lines (the C++ lines of __assert(), the guard's #endif)");
+		} else if (ident_char(c) && (!i || !ident_char(p[i - 1]))) {
+			for (k = i; k < n && ident_char(p[k]); k++)
+				;
+			name = banned_ident(p + i, k - i);
+			if (name && !strcmp(name, "bpf_load_and_run"))
+				return fail_at(r, r->line, "bpf_load_and_run() in <name>__load() only: two loaders?");
+			if (name) {
+				snprintf(what, sizeof(what), "no '%s' outside <name>__load(): "
+					 "it loads only through bpf_load_and_run()", name);
+				return fail_at(r, r->line, what);
+			}
+			next = next_token_char(r, k, &j);
+			if ((next == '(' || (j == n && next == '/')) && !may_call(p + i, k - i) &&
+			    (p[i] < '0' || p[i] > '9')) {
+				snprintf(what, sizeof(what), "no call outside <name>__load() but of "
+					 "bpftool's functions and skel_internal.h's helpers ('%.*s' is neither)",
+					 (int)(k - i > 40 ? 40 : k - i), p + i);
+				return fail_at(r, r->line, what);
+			}
+			i = k - 1;
+		} else if (c == ')' || c == ']' || c == '}') {
+			next = next_token_char(r, i + 1, &j);
+			if ((next == '(' || (j == n && next == '/')) &&
+			    !(c == ')' && i >= 6 && !memcmp(p + i - 6, "(__u64", 6) &&
+			      n - j >= 6 && !memcmp(p + j, "(long)", 6)))
+				return fail_at(r, r->line, "no call outside <name>__load() but by the name of "
+					       "one of bpftool's functions or skel_internal.h's helpers");
+		}
 	}
 	if (in)
 		return fail_at(r, r->line, in == '*' ? "'*/' on the line of its '/*'" :
 			       "a literal that ends on its line");
-	if (j == n)
-		return 0;
-	if (r->guard_closed)
+	if (!blank && r->guard_closed)
 		return fail_at(r, r->line, "the end of the file after the guard's #endif");
-	if (p[j] != '#')
-		return 0;
-	snprintf(end, sizeof(end), "#endif /* %s */", r->guard);
-	if (r->cxx == 0 && line_is(r, "#ifdef __cplusplus"))
-		r->cxx = 1;
-	else if (r->cxx == 1 && (line_is(r, "#define _Static_assert static_assert") ||
-				 line_is(r, "#undef _Static_assert")))
-		r->cxx = 2;
-	else if (r->cxx == 2 && line_is(r, "#endif"))
-		r->cxx = 0;
-	else if (r->cxx == 0 && line_is(r, end))
-		r->guard_closed = true;
-	else
-		return fail_at(r, r->line, "no preprocessor line but bpftool's (the C++ lines of __assert(), the guard's #endif)");
 	return 0;
 }
 
@@ -388,9 +584,11 @@ static int read_header(struct reader *r, struct lskel_header *h)
 				return lskel_fail(r->e, "line %lu: a second <name>__load(), after the one at line %lu: two loaders",
 						  r->line, load_at);
 			load_at = r->line;
+			h->load_begin = r->at;
 			if (read_load(r, h))
 				return -1;
-		} else if (line_len(r) == t + sizeof(data_open) - 1 &&
+			h->load_end = r->eol + 1;
+		} else if (!r->cxx && line_len(r) == t + sizeof(data_open) - 1 &&
 			   !memcmp(r->s + r->at + t, data_open, sizeof(data_open) - 1)) {
 			/* A map's initial value in __open(): checked, not kept. */
 			if (read_literal(r, "data", NULL))
@@ -399,6 +597,7 @@ static int read_header(struct reader *r, struct lskel_header *h)
 			return -1;
 		}
 		after_static_int = line_is(r, "static inline int");
+		r->prev_brace = line_is(r, "{");
 	}
 	if (!load_at)
 		return lskel_fail(r->e, "not a light skeleton: no <name>__load() with bpftool's loader (made by 'bpftool gen skeleton -L'?)");

@@ -48,6 +48,18 @@ lskel_s_header() {
 	cp "$out" "$tmp/$name-S.lskel.h"
 }
 
+# fails_with WHAT MESSAGE CMD...: CMD exits 1 with exactly MESSAGE on
+# stderr and nothing on stdout.
+fails_with() {
+	local what=$1 msg=$2 rc
+	shift 2
+	run_rc rc "$@" >"$tmp/out" 2>"$tmp/err"
+	expect_eq "$what: exit status" "$rc" 1
+	expect_eq "$what: message" "$(cat "$tmp/err")" "$msg"
+	[ -s "$tmp/out" ] && fail "$what: wrote to stdout"
+	return 0
+}
+
 # unchanged FILE COPY WHAT: FILE must still be byte for byte COPY.
 unchanged() {
 	cmp -s "$1" "$2" || fail "$3: $1 changed"
@@ -95,10 +107,12 @@ ossl_verify() {
 		-CAfile "$ca" ${certs:+-certfile "$certs"} -purpose any -out /dev/null 2>"$h.ossl.err"
 }
 
-# compile_lskel HEADER NAME EXE: builds a program that loads HEADER through
-# the stub skel_internal.h, which dumps what it is handed.
+# compile_lskel HEADER NAME EXE [CC [STD]]: builds a program that loads
+# HEADER through the stub skel_internal.h, which dumps what it is handed.
+# CC defaults to gcc and STD to -std=gnu11; an empty STD is the compiler's
+# own default dialect.
 compile_lskel() {
-	local h=$1 name=$2 exe=$3 dir
+	local h=$1 name=$2 exe=$3 cc=${4:-gcc} std=${5--std=gnu11} dir
 	dir=$(dirname "$h")
 	cat >"$exe.c" <<EOC
 #include "$(basename "$h")"
@@ -112,8 +126,20 @@ int main(void)
 	return ${name}__load(skel) == -1 ? 0 : 4;
 }
 EOC
-	gcc -std=gnu11 -Wall -Wextra -Wdeclaration-after-statement -Werror -Wno-unused-function -I"$LSKEL_TESTS/stub" -I"$dir" \
+	# shellcheck disable=SC2086 # an empty STD is no argument
+	"$cc" $std -Wall -Wextra -Wdeclaration-after-statement -Werror -Wno-unused-function -I"$LSKEL_TESTS/stub" -I"$dir" \
 		-I"$ROOT/build/kbuild/usr/include" "$exe.c" -o "$exe"
+}
+
+# run_dump EXE: runs EXE (built by compile_lskel); what it handed the
+# loader is in $tmp/dump.{insns,data,sig,keyring}, and insns || data in
+# $tmp/dump.payload.
+run_dump() {
+	rm -f "$tmp"/dump.*
+	LSKEL_DUMP_INSNS=$tmp/dump.insns LSKEL_DUMP_DATA=$tmp/dump.data \
+		LSKEL_DUMP_SIG=$tmp/dump.sig LSKEL_DUMP_KEYRING=$tmp/dump.keyring "$1" ||
+		fail "$1 did not run to the loader"
+	cat "$tmp/dump.insns" "$tmp/dump.data" >"$tmp/dump.payload"
 }
 
 # hex_literal FILE: FILE's bytes as \xHH escapes on one line.

@@ -5,7 +5,10 @@
  * it (insns, data, signature, keyring) to the files named by the
  * environment variables LSKEL_DUMP_INSNS, _DATA, _SIG and _KEYRING, and
  * loads nothing. The struct carries signature, signature_sz, keyring_id and
- * excl_prog_hash with upstream's names (Linux 6.18).
+ * excl_prog_hash with upstream's names (Linux 6.18). skel_sys_bpf(), the
+ * way around bpf_load_and_run() that the real header offers, dumps a
+ * BPF_PROG_LOAD's instructions the same way (and no data or signature), so
+ * that a header which loads through it shows what it would load.
  */
 #ifndef LSKEL_TEST_SKEL_INTERNAL_H
 #define LSKEL_TEST_SKEL_INTERNAL_H
@@ -15,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <linux/bpf.h>
 #include <linux/types.h>
 
 struct bpf_map_desc {
@@ -100,6 +104,19 @@ static inline int lskel_test_dump(const char *env, const void *p, size_t n)
 	if (!f || (n && fwrite(p, 1, n, f) != n) || fclose(f))
 		return -1;
 	return 0;
+}
+
+static inline int skel_sys_bpf(enum bpf_cmd cmd, union bpf_attr *attr, unsigned int size)
+{
+	(void)size;
+	if (cmd != BPF_PROG_LOAD ||
+	    lskel_test_dump("LSKEL_DUMP_INSNS", (const void *)(unsigned long)attr->insns,
+			    (size_t)attr->insn_cnt * 8) ||
+	    lskel_test_dump("LSKEL_DUMP_DATA", "", 0) ||
+	    lskel_test_dump("LSKEL_DUMP_SIG", "", 0) ||
+	    lskel_test_dump("LSKEL_DUMP_KEYRING", "0", 1))
+		return -2;
+	return -1;	/* nothing was loaded */
 }
 
 static inline int bpf_load_and_run(struct bpf_load_and_run_opts *opts)
