@@ -13,29 +13,22 @@
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 
-past() {
-	out=$(hornet_attack past "$@" "$HDATA/attack-loader.p7s" -) ||
-		fail "hornet_attack past $* failed: $out"
-	out=$(printf '%s\n' "$out" | tr '\n' ' ')
-	say "past $*: $out"
-}
-
 for kind in bound map_in_map iter bind_map; do
 	audit_mark
-	past $kind audit enforce
-	[ "$out" = "history=0 loader=-$EPERM " ] || fail "$kind: unexpected outcome: $out"
+	attack_out past $kind audit enforce "$HDATA/attack-loader.p7s" -
+	[ "$OUT" = "history=0 loader=-$EPERM " ] || fail "$kind: unexpected outcome: $OUT"
 	expect_audit prog_name=h_past_loader verdict=badmap mode=enforce res=0 errno=-$EPERM \
 		comm=hornet_attack
 	expect_no_audit prog_name=h_past_loader verdict=ok
 done
 
 audit_mark
-past none audit enforce
-[ "$out" = "history=0 loader=0 read=0x6e726f68 " ] || fail "no past (control): unexpected outcome: $out"
+attack_out past none audit enforce "$HDATA/attack-loader.p7s" -
+[ "$OUT" = "history=0 loader=0 read=0x6e726f68 " ] || fail "no past (control): unexpected outcome: $OUT"
 expect_audit prog_name=h_past_loader verdict=ok mode=enforce res=1 errno=0 comm=hornet_attack
 
 audit_mark
-past bound audit audit
-[ "$out" = "history=0 loader=0 writer_run=0 read=0x41 " ] ||
-	fail "bound, audit (control): unexpected outcome: $out"
+attack_out past bound audit audit "$HDATA/attack-loader.p7s" -
+[ "$OUT" = "history=0 loader=0 writer_run=0 read=0x41 " ] ||
+	fail "bound, audit (control): unexpected outcome: $OUT"
 expect_audit prog_name=h_past_loader verdict=badmap mode=audit res=1 errno=-$EPERM comm=hornet_attack

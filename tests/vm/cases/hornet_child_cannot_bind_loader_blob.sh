@@ -13,33 +13,25 @@
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 
-spawn() {
-	out=$(hornet_attack spawn "$HDATA/attack-spawner.p7s" 1 "$1" 1) ||
-		fail "hornet_attack spawn $1 failed: $out"
-	spawner=$(printf '%s\n' "$out" | sed -n 's/^loader_id=//p')
-	out=$(printf '%s\n' "$out" | grep -v '^loader_id=' | tr '\n' ' ')
-	say "spawn $1: $out"
-}
-
 audit_mark
-spawn own
-[ "$out" = "loader=0 run=1 ret=0 child=0 bound=own " ] || fail "own map: unexpected outcome: $out"
+attack_out spawn "$HDATA/attack-spawner.p7s" 1 own 1
+[ "$OUT" = "loader=0 run=1 ret=0 child=0 bound=own " ] || fail "own map: unexpected outcome: $OUT"
 expect_audit prog_name=h_spawner verdict=ok keyring=secondary mode=enforce res=1 errno=0
-expect_audit prog_name=h_child verdict=ok keyring=secondary loader_id="$spawner" mode=enforce \
+expect_audit prog_name=h_child verdict=ok keyring=secondary loader_id="$LOADER_ID" mode=enforce \
 	res=1 errno=0
 expect_signer build
 
 for map in blob foreign; do
 	audit_mark
-	spawn $map
-	[ "$out" = "loader=0 run=1 ret=0 child=-$EPERM bound=none " ] ||
-		fail "$map: unexpected outcome: $out"
+	attack_out spawn "$HDATA/attack-spawner.p7s" 1 $map 1
+	[ "$OUT" = "loader=0 run=1 ret=0 child=-$EPERM bound=none " ] ||
+		fail "$map: unexpected outcome: $OUT"
 	expect_audit prog_name=h_child verdict=badmap mode=enforce res=0 errno=-$EPERM
 	expect_no_audit prog_name=h_child verdict=ok
 done
 
 set_mode audit
 audit_mark
-spawn blob
-[ "$out" = "loader=0 run=1 ret=0 child=0 bound=blob " ] || fail "audit (control): unexpected outcome: $out"
+attack_out spawn "$HDATA/attack-spawner.p7s" 1 blob 1
+[ "$OUT" = "loader=0 run=1 ret=0 child=0 bound=blob " ] || fail "audit (control): unexpected outcome: $OUT"
 expect_audit prog_name=h_child verdict=badmap mode=audit res=1 errno=-$EPERM

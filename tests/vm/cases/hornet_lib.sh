@@ -276,6 +276,16 @@ expect_load_audit() {
 		pid="$(out_field pid)" comm=hornet_load "$@"
 }
 
+# attack_out ARGS...: run `hornet_attack ARGS`, which must exit 0. Its
+# lines, joined by spaces, go to OUT, but for a loader_id= line, whose
+# value goes to LOADER_ID.
+attack_out() {
+	OUT=$(hornet_attack "$@") || fail "hornet_attack $* failed: $OUT"
+	LOADER_ID=$(printf '%s\n' "$OUT" | sed -n 's/^loader_id=//p')
+	OUT=$(printf '%s\n' "$OUT" | grep -v '^loader_id=' | tr '\n' ' ')
+	say "hornet_attack $*: $OUT"
+}
+
 # layout NAME: a number from `hornet_load layout` (insn_bytes, blob_bytes,
 # magic_imm_byte).
 layout() {

@@ -14,33 +14,25 @@
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 
-spawn() {
-	out=$(hornet_attack spawn "$HDATA/attack-spawner.p7s" 0 "$1" 1 freeze) ||
-		fail "hornet_attack spawn $1 freeze failed: $out"
-	spawner=$(printf '%s\n' "$out" | sed -n 's/^loader_id=//p')
-	out=$(printf '%s\n' "$out" | grep -v '^loader_id=' | tr '\n' ' ')
-	say "spawn $1, freeze: $out"
-}
-
 audit_mark
-spawn foreign
-[ "$out" = "loader=0 run=1 ret=0 child=-$EPERM bound=none " ] ||
-	fail "foreign: unexpected outcome: $out"
+attack_out spawn "$HDATA/attack-spawner.p7s" 0 foreign 1 freeze
+[ "$OUT" = "loader=0 run=1 ret=0 child=-$EPERM bound=none " ] ||
+	fail "foreign: unexpected outcome: $OUT"
 expect_audit op=map_freeze map_name=spawn_foreign verdict=badmap mode=enforce res=0 \
 	errno=-$EPERM comm=hornet_attack
 expect_no_audit prog_name=h_child
 
 audit_mark
-spawn own
-[ "$out" = "loader=0 run=1 ret=0 child=0 bound=own " ] || fail "own (control): unexpected outcome: $out"
+attack_out spawn "$HDATA/attack-spawner.p7s" 0 own 1 freeze
+[ "$OUT" = "loader=0 run=1 ret=0 child=0 bound=own " ] || fail "own (control): unexpected outcome: $OUT"
 expect_audit prog_name=h_child verdict=ok mode=enforce res=1 errno=0
 expect_no_audit op=map_freeze
 
 set_mode audit
 audit_mark
-spawn foreign
-[ "$out" = "loader=0 run=1 ret=0 child=0 bound=foreign " ] ||
-	fail "audit (control): unexpected outcome: $out"
+attack_out spawn "$HDATA/attack-spawner.p7s" 0 foreign 1 freeze
+[ "$OUT" = "loader=0 run=1 ret=0 child=0 bound=foreign " ] ||
+	fail "audit (control): unexpected outcome: $OUT"
 expect_audit op=map_freeze map_name=spawn_foreign verdict=badmap mode=audit res=1 \
 	errno=-$EPERM comm=hornet_attack
 expect_audit prog_name=h_child verdict=badmap mode=audit res=1 errno=-$EPERM

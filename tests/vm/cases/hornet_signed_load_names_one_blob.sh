@@ -10,19 +10,13 @@
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 
-split() {
-	out=$(hornet_attack split "$HDATA/attack-loader.p7s") || fail "hornet_attack split failed: $out"
-	out=$(printf '%s\n' "$out" | tr '\n' ' ')
-	say "$1: $out"
-}
-
 audit_mark
-split enforce
-[ "$out" = "loader=-$EPERM " ] || fail "enforce: unexpected outcome: $out"
+attack_out split "$HDATA/attack-loader.p7s"
+[ "$OUT" = "loader=-$EPERM " ] || fail "enforce: unexpected outcome: $OUT"
 expect_audit prog_name=h_split verdict=badmap mode=enforce res=0 errno=-$EPERM comm=hornet_attack
 
 set_mode audit
 audit_mark
-split "audit (control)"
-[ "$out" = "loader=0 read=0x6e726f68 " ] || fail "audit control: unexpected outcome: $out"
+attack_out split "$HDATA/attack-loader.p7s"
+[ "$OUT" = "loader=0 read=0x6e726f68 " ] || fail "audit control: unexpected outcome: $OUT"
 expect_audit prog_name=h_split verdict=badmap mode=audit res=1 errno=-$EPERM comm=hornet_attack

@@ -8,26 +8,18 @@
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 
-twice() {
-	out=$(hornet_attack spawn "$HDATA/attack-spawner.p7s" 0 own 2) ||
-		fail "hornet_attack spawn failed: $out"
-	spawner=$(printf '%s\n' "$out" | sed -n 's/^loader_id=//p')
-	out=$(printf '%s\n' "$out" | grep -v '^loader_id=' | tr '\n' ' ')
-	say "$1: $out"
-}
-
 audit_mark
-twice enforce
-[ "$out" = "loader=0 run=1 ret=0 child=0 bound=own run=2 ret=-$EPERM child=0 bound=none " ] ||
-	fail "enforce: unexpected outcome: $out"
+attack_out spawn "$HDATA/attack-spawner.p7s" 0 own 2
+[ "$OUT" = "loader=0 run=1 ret=0 child=0 bound=own run=2 ret=-$EPERM child=0 bound=none " ] ||
+	fail "enforce: unexpected outcome: $OUT"
 expect_audit prog_name=h_child verdict=ok mode=enforce res=1 errno=0
 expect_audit op=prog_run prog_name=h_spawner verdict=spent mode=enforce res=0 errno=-$EPERM \
 	comm=hornet_attack
 
 set_mode audit
 audit_mark
-twice "audit (control)"
-[ "$out" = "loader=0 run=1 ret=0 child=0 bound=own run=2 ret=0 child=0 bound=own " ] ||
-	fail "audit control: unexpected outcome: $out"
+attack_out spawn "$HDATA/attack-spawner.p7s" 0 own 2
+[ "$OUT" = "loader=0 run=1 ret=0 child=0 bound=own run=2 ret=0 child=0 bound=own " ] ||
+	fail "audit control: unexpected outcome: $OUT"
 expect_audit prog_name=h_child verdict=unverified mode=audit res=1 errno=-$EPERM
 expect_no_audit op=prog_run prog_name=h_spawner
