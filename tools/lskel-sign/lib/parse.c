@@ -278,7 +278,8 @@ static bool may_call(const unsigned char *p, size_t n)
 /*
  * The first character after @i on the current line that is not blank or
  * in a comment that ends on it, or for the end of the line the first one
- * that is not blank on the next line ('\n' at the end of the file).
+ * that is not blank on the lines after it, blank lines skipped as the
+ * compiler skips them ('\n' at the end of the file).
  */
 static unsigned char next_token_char(const struct reader *r, size_t i, size_t *at)
 {
@@ -298,7 +299,8 @@ static unsigned char next_token_char(const struct reader *r, size_t i, size_t *a
 	*at = i;
 	if (i < n)
 		return p[i];
-	for (i = r->eol + 1; i < r->n && (r->s[i] == ' ' || r->s[i] == '\t'); i++)
+	for (i = r->eol + 1; i < r->n && (r->s[i] == ' ' || r->s[i] == '\t' ||
+					   r->s[i] == '\n'); i++)
 		;
 	return i < r->n ? r->s[i] : '\n';
 }
