@@ -277,9 +277,11 @@ static bool may_call(const unsigned char *p, size_t n)
 
 /*
  * The first character after @i on the current line that is not blank or
- * in a comment that ends on it, or for the end of the line the first one
- * that is not blank on the lines after it, blank lines skipped as the
- * compiler skips them ('\n' at the end of the file).
+ * in a comment that ends on it, or for the end of the line the first such
+ * one on the lines after it, blank lines and comments skipped as the
+ * compiler skips them ('\n' at the end of the file). A comment that does
+ * not end on its line gives '/': the reader refuses it, and it must not
+ * hide what comes after it.
  */
 static unsigned char next_token_char(const struct reader *r, size_t i, size_t *at)
 {
@@ -299,10 +301,19 @@ static unsigned char next_token_char(const struct reader *r, size_t i, size_t *a
 	*at = i;
 	if (i < n)
 		return p[i];
-	for (i = r->eol + 1; i < r->n && (r->s[i] == ' ' || r->s[i] == '\t' ||
-					   r->s[i] == '\n'); i++)
-		;
-	return i < r->n ? r->s[i] : '\n';
+	for (i = r->eol + 1; i < r->n; i++) {
+		if (r->s[i] == ' ' || r->s[i] == '\t' || r->s[i] == '\n')
+			continue;
+		if (i + 1 < r->n && r->s[i] == '/' && r->s[i + 1] == '*') {
+			q = memmem(r->s + i + 2, r->n - i - 2, "*/", 2);
+			if (!q || memchr(r->s + i + 2, '\n', (size_t)(q - r->s) - i - 2))
+				return '/';
+			i = (size_t)(q - r->s) + 1;
+			continue;
+		}
+		return r->s[i];
+	}
+	return '\n';
 }
 
 /*
