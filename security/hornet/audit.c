@@ -191,10 +191,11 @@ void hornet_audit_map_access(const char *op, const struct bpf_map *map,
  * hornet_audit_run - record a run of a loader that was refused
  * @prog: the program
  * @mode: the mode the decision was made in
+ * @verdict: why it was refused
  * @err: the errno the run failed with
  */
 void hornet_audit_run(const struct bpf_prog *prog, enum hornet_mode mode,
-		      int err)
+		      enum hornet_verdict verdict, int err)
 {
 	struct audit_buffer *ab;
 
@@ -204,7 +205,7 @@ void hornet_audit_run(const struct bpf_prog *prog, enum hornet_mode mode,
 	audit_log_format(ab, "op=prog_run prog_id=%u prog_name=", prog->aux->id);
 	audit_log_untrustedstring(ab, prog->aux->name);
 	audit_log_format(ab, " verdict=%s mode=%s",
-			 hornet_verdict_name(hornet_run_verdict(err)),
+			 hornet_verdict_name(verdict),
 			 hornet_mode_name(mode));
 	hornet_audit_task(ab);
 	audit_log_format(ab, " res=0 errno=%d", err);

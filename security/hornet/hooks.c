@@ -573,19 +573,17 @@ int hornet_mmap_file(struct file *file, unsigned long reqprot,
  * Runs are tracked in every mode, so that a mode changed during a run
  * cannot make its children look like the kernel's own loads.
  *
- * Return:
- * * %0		- the run goes on
- * * %-EBUSY	- enforce mode, and the program is already running
- * * %-ENOMEM	- the run could not be tracked
+ * Return: 0 if the run goes on, else the errno of hornet_run_begin().
  */
 int hornet_bpf_prog_test_run(struct bpf_prog *prog)
 {
 	enum hornet_mode mode = READ_ONCE(hornet_policy.mode);
+	enum hornet_verdict verdict;
 	int err;
 
-	err = hornet_run_begin(prog, mode);
+	err = hornet_run_begin(prog, mode, hornet_files_shared(), &verdict);
 	if (err && mode != HORNET_MODE_OFF)
-		hornet_audit_run(prog, mode, err);
+		hornet_audit_run(prog, mode, verdict, err);
 	return err;
 }
 

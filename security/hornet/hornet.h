@@ -49,6 +49,8 @@ enum hornet_mode {
  * @HORNET_BUSY: a run of a loader that is already running
  * @HORNET_SPENT: a second run of a verified userspace loader, whose blob
  *		  its first run has written into
+ * @HORNET_SHARED_FDS: a run of a verified loader by a task whose fd table
+ *		       another task shares
  * @HORNET_KERNEL: a load from kernel context (bpf_sys_bpf())
  * @HORNET_ERROR: verification could not be completed (e.g. -ENOMEM)
  * @HORNET_VERDICT_MAX: number of verdicts
@@ -69,6 +71,7 @@ enum hornet_verdict {
 	HORNET_UNVERIFIED,
 	HORNET_BUSY,
 	HORNET_SPENT,
+	HORNET_SHARED_FDS,
 	HORNET_KERNEL,
 	HORNET_ERROR,
 	HORNET_VERDICT_MAX
@@ -341,8 +344,9 @@ u64 hornet_load_next(void);
 
 /* run.c */
 struct hornet_run *hornet_run_current(void);
-int hornet_run_begin(struct bpf_prog *prog, enum hornet_mode mode);
-enum hornet_verdict hornet_run_verdict(int err);
+bool hornet_files_shared(void);
+int hornet_run_begin(struct bpf_prog *prog, enum hornet_mode mode,
+		     bool shared, enum hornet_verdict *verdict);
 void hornet_run_end(struct bpf_prog *prog);
 struct hornet_run *hornet_run_get(struct hornet_run *run);
 void hornet_run_put(struct hornet_run *run);
@@ -380,7 +384,7 @@ void hornet_audit_map_access(const char *op, const struct bpf_map *map,
 			     enum hornet_verdict verdict, enum hornet_mode mode,
 			     bool allowed, gfp_t gfp);
 void hornet_audit_run(const struct bpf_prog *prog, enum hornet_mode mode,
-		      int err);
+		      enum hornet_verdict verdict, int err);
 
 /* hooks.c */
 int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,

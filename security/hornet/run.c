@@ -22,13 +22,19 @@
  *    so only its first run starts from the signed bytes: a later run is
  *    refused with -EPERM in enforce mode, and vouches for nothing in audit
  *    mode. Children that are syscall programs have no blob, and may run
- *    as often as their loader's code asks.
+ *    as often as their loader's code asks;
+ *  - a loader names what it makes by fd, in the running task's fd table:
+ *    a verified loader's run needs a table that no other task shares, or
+ *    another thread could swap one of those fds for another object while
+ *    the run goes on. It is refused with -EPERM in enforce mode, and
+ *    vouches for nothing in audit mode.
  *
  * A run is referenced by the task while it lasts and by each map it
  * created, which stays hidden until the run ends.
  */
 
 #include <linux/bpf.h>
+#include <linux/fdtable.h>
 #include <linux/lsm_hooks.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -107,28 +113,58 @@ void hornet_run_put(struct hornet_run *run)
 }
 
 /**
+ * hornet_files_shared - whether another task shares the current task's fds
+ *
+ * Only clone(CLONE_FILES) by a task that holds the table raises its count,
+ * and the table's own task is the only one that can do that for a table
+ * no one shares. So a task inside a system call whose table is not shared
+ * when this returns false keeps it that way until the call returns: fs/file.c
+ * relies on the same fact to look fds up without a reference.
+ *
+ * Return: true if the table is shared, or the task has none.
+ */
+bool hornet_files_shared(void)
+{
+	struct files_struct *files = current->files;
+
+	return !files || atomic_read(&files->count) != 1;
+}
+
+/**
  * hornet_run_begin - start a run of a program from BPF_PROG_RUN
  * @prog: the program, as it will run
  * @mode: the mode now
+ * @shared: whether another task shares the running task's fd table
+ *	    (hornet_files_shared())
+ * @verdict: set to the reason when the run is refused
+ *
+ * A verified loader names the maps, BTF objects and programs it makes by
+ * the fds they get in the running task's table; a task sharing the table
+ * could dup2() one of them over another while the run goes on, and steer
+ * a child to what the signer never chose. So a run vouches for its
+ * children only when no other task shares the table.
  *
  * Return:
  * * %0		- the run may go on; for a syscall program, the task is now
  *		  in its run
  * * %-EBUSY	- in enforce mode, the program is already running
- * * %-EPERM	- in enforce mode, the program is a signed loader that has
- *		  run before
- * * %-ENOMEM	- the run could not be tracked
+ *		  (%HORNET_BUSY)
+ * * %-EPERM	- in enforce mode, the program is verified and another task
+ *		  shares the fd table (%HORNET_SHARED_FDS), or the program is
+ *		  a signed loader that has run before (%HORNET_SPENT)
+ * * %-ENOMEM	- the run could not be tracked (%HORNET_ERROR)
  */
-int hornet_run_begin(struct bpf_prog *prog, enum hornet_mode mode)
+int hornet_run_begin(struct bpf_prog *prog, enum hornet_mode mode,
+		     bool shared, enum hornet_verdict *verdict)
 {
 	struct hornet_prog *hp = hornet_prog_blob(prog);
 	struct hornet_task *task = hornet_task_blob();
 	struct hornet_run *run;
 	bool alone, verified, again = false;
-	int err = 0;
 
 	if (prog->type != BPF_PROG_TYPE_SYSCALL)
 		return 0;
+	*verdict = HORNET_ERROR;
 	if (!hp)
 		return -ENOMEM;
 	run = kzalloc(sizeof(*run), GFP_KERNEL);
@@ -138,44 +174,32 @@ int hornet_run_begin(struct bpf_prog *prog, enum hornet_mode mode)
 	alone = atomic_inc_return(&hp->running) == 1;
 	/* Set once, before the program had an id; no run can see it change. */
 	verified = READ_ONCE(hp->verified) && alone;
+	*verdict = !alone ? HORNET_BUSY : HORNET_SHARED_FDS;
+	if (mode == HORNET_MODE_ENFORCE && (!alone || (verified && shared)))
+		goto refuse;
+	/* A refused run leaves the blob as signed: only a run spends it. */
 	if (verified && hp->seal_id)
 		again = atomic_xchg(&hp->spent, 1);
-	if (mode == HORNET_MODE_ENFORCE)
-		err = !alone ? -EBUSY : again ? -EPERM : 0;
-	if (err) {
-		atomic_dec(&hp->running);
-		kfree(run);
-		return err;
-	}
+	*verdict = HORNET_SPENT;
+	if (mode == HORNET_MODE_ENFORCE && again)
+		goto refuse;
+
 	refcount_set(&run->ref, 1);
 	run->id = atomic64_inc_return(&hornet_run_seq);
 	run->loader_id = prog->aux->id;
 	run->keyring_id = hp->keyring_id;
-	run->verified = verified && !again;
+	run->verified = verified && !again && !shared;
 	if (run->verified)
 		strscpy(run->signer, hornet_prov_signer(prog),
 			sizeof(run->signer));
 	run->outer = task->run;
 	task->run = run;
 	return 0;
-}
 
-/**
- * hornet_run_verdict - the verdict that goes with a refused run
- * @err: what hornet_run_begin() returned
- *
- * Return: %HORNET_BUSY, %HORNET_SPENT or %HORNET_ERROR.
- */
-enum hornet_verdict hornet_run_verdict(int err)
-{
-	switch (err) {
-	case -EBUSY:
-		return HORNET_BUSY;
-	case -EPERM:
-		return HORNET_SPENT;
-	default:
-		return HORNET_ERROR;
-	}
+refuse:
+	atomic_dec(&hp->running);
+	kfree(run);
+	return hornet_verdict_errno(*verdict);
 }
 
 /**
@@ -256,6 +280,7 @@ static void hornet_test_need_task_blob(struct kunit *test)
  */
 static void hornet_test_run_end_only_its_own(struct kunit *test)
 {
+	enum hornet_verdict v;
 	struct bpf_prog *a, *b;
 	struct hornet_prog *hpa;
 
@@ -264,7 +289,8 @@ static void hornet_test_run_end_only_its_own(struct kunit *test)
 	b = hornet_test_syscall_prog(test, 1002);
 	hpa = hornet_prog_blob(a);
 	KUNIT_ASSERT_NULL(test, hornet_run_current());
-	KUNIT_ASSERT_EQ(test, hornet_run_begin(a, HORNET_MODE_ENFORCE), 0);
+	KUNIT_ASSERT_EQ(test,
+			hornet_run_begin(a, HORNET_MODE_ENFORCE, false, &v), 0);
 	KUNIT_EXPECT_EQ(test, hornet_run_current()->loader_id, 1001);
 
 	hornet_run_end(b);
@@ -290,6 +316,7 @@ static void hornet_test_signed_loader_runs_once(struct kunit *test)
 {
 	struct bpf_prog *loader, *child;
 	struct hornet_prog *hp;
+	enum hornet_verdict v;
 	int i;
 
 	hornet_test_need_task_blob(test);
@@ -300,38 +327,97 @@ static void hornet_test_signed_loader_runs_once(struct kunit *test)
 	hp->seal_id = 7;
 	hornet_prog_blob(child)->verified = true;
 
-	KUNIT_ASSERT_EQ(test, hornet_run_begin(loader, HORNET_MODE_ENFORCE), 0);
+	KUNIT_ASSERT_EQ(test,
+			hornet_run_begin(loader, HORNET_MODE_ENFORCE, false, &v),
+			0);
 	KUNIT_EXPECT_TRUE(test, hornet_run_current()->verified);
 	hornet_run_end(loader);
 
-	KUNIT_EXPECT_EQ(test, hornet_run_begin(loader, HORNET_MODE_ENFORCE),
+	KUNIT_EXPECT_EQ(test,
+			hornet_run_begin(loader, HORNET_MODE_ENFORCE, false, &v),
 			-EPERM);
+	KUNIT_EXPECT_EQ(test, v, HORNET_SPENT);
 	KUNIT_EXPECT_NULL(test, hornet_run_current());
 	hornet_run_end(loader);
 	KUNIT_EXPECT_EQ(test, atomic_read(&hp->running), 0);
 
-	KUNIT_ASSERT_EQ(test, hornet_run_begin(loader, HORNET_MODE_AUDIT), 0);
+	KUNIT_ASSERT_EQ(test,
+			hornet_run_begin(loader, HORNET_MODE_AUDIT, false, &v),
+			0);
 	KUNIT_EXPECT_FALSE(test, hornet_run_current()->verified);
 	hornet_run_end(loader);
 
 	/* A child has no blob of its own: each of its runs vouches. */
 	for (i = 0; i < 2; i++) {
 		KUNIT_ASSERT_EQ(test,
-				hornet_run_begin(child, HORNET_MODE_ENFORCE), 0);
+				hornet_run_begin(child, HORNET_MODE_ENFORCE,
+						 false, &v), 0);
 		KUNIT_EXPECT_TRUE(test, hornet_run_current()->verified);
 		hornet_run_end(child);
 	}
-
-	KUNIT_EXPECT_EQ(test, hornet_run_verdict(-EBUSY), HORNET_BUSY);
-	KUNIT_EXPECT_EQ(test, hornet_run_verdict(-EPERM), HORNET_SPENT);
-	KUNIT_EXPECT_EQ(test, hornet_run_verdict(-ENOMEM), HORNET_ERROR);
 	__bpf_prog_free(loader);
 	__bpf_prog_free(child);
+}
+
+/**
+ * hornet_test_shared_fds_vouch_for_nothing - a verified run needs an fd table of its own
+ * @test: the KUnit context
+ *
+ * Refused in enforce mode without spending the signed loader's one run;
+ * let through in audit mode, vouching for nothing; an unverified run is
+ * not the concern of this rule, and an already running loader is busy
+ * first.
+ */
+static void hornet_test_shared_fds_vouch_for_nothing(struct kunit *test)
+{
+	struct bpf_prog *loader, *plain;
+	struct hornet_prog *hp;
+	enum hornet_verdict v;
+
+	hornet_test_need_task_blob(test);
+	loader = hornet_test_syscall_prog(test, 1005);
+	plain = hornet_test_syscall_prog(test, 1006);
+	hp = hornet_prog_blob(loader);
+	hp->verified = true;
+	hp->seal_id = 9;
+
+	KUNIT_EXPECT_EQ(test,
+			hornet_run_begin(loader, HORNET_MODE_ENFORCE, true, &v),
+			-EPERM);
+	KUNIT_EXPECT_EQ(test, v, HORNET_SHARED_FDS);
+	KUNIT_EXPECT_NULL(test, hornet_run_current());
+	KUNIT_EXPECT_EQ(test, atomic_read(&hp->running), 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hp->spent), 0);
+
+	KUNIT_ASSERT_EQ(test,
+			hornet_run_begin(plain, HORNET_MODE_ENFORCE, true, &v),
+			0);
+	KUNIT_EXPECT_FALSE(test, hornet_run_current()->verified);
+	KUNIT_EXPECT_EQ(test,
+			hornet_run_begin(plain, HORNET_MODE_ENFORCE, true, &v),
+			-EBUSY);
+	KUNIT_EXPECT_EQ(test, v, HORNET_BUSY);
+	hornet_run_end(plain);
+
+	KUNIT_ASSERT_EQ(test,
+			hornet_run_begin(loader, HORNET_MODE_AUDIT, true, &v),
+			0);
+	KUNIT_EXPECT_FALSE(test, hornet_run_current()->verified);
+	hornet_run_end(loader);
+	KUNIT_EXPECT_EQ(test, atomic_read(&hp->spent), 1);
+
+	KUNIT_EXPECT_EQ(test,
+			hornet_run_begin(loader, HORNET_MODE_ENFORCE, false, &v),
+			-EPERM);
+	KUNIT_EXPECT_EQ(test, v, HORNET_SPENT);
+	__bpf_prog_free(loader);
+	__bpf_prog_free(plain);
 }
 
 static struct kunit_case hornet_run_test_cases[] = {
 	KUNIT_CASE(hornet_test_run_end_only_its_own),
 	KUNIT_CASE(hornet_test_signed_loader_runs_once),
+	KUNIT_CASE(hornet_test_shared_fds_vouch_for_nothing),
 	{}
 };
 

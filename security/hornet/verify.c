@@ -57,6 +57,7 @@ static const struct hornet_verdict_info hornet_verdicts[HORNET_VERDICT_MAX] = {
 	[HORNET_UNVERIFIED]	= { "unverified", -EPERM },
 	[HORNET_BUSY]		= { "busy", -EBUSY },
 	[HORNET_SPENT]		= { "spent", -EPERM },
+	[HORNET_SHARED_FDS]	= { "shared_fds", -EPERM },
 	[HORNET_KERNEL]		= { "kernel", 0 },
 	[HORNET_ERROR]		= { "error", -EINVAL },
 };

@@ -1,6 +1,8 @@
 # vm-append: hornet.mode=enforce
-# A write that names a harmless map's fd while another thread dup2()s the
-# loader's fds over that fd cannot reach a hidden map: Hornet decides on
+# A write that names a harmless map's fd while another thread dup2()s
+# copies of the loader's fds over that fd cannot reach a hidden map (the
+# two threads share an fd table of their own: no task may share a verified
+# run's): Hornet decides on
 # the map the BPF core resolved (bpf_map_access hook, kernel/bpf/0010), not
 # on an fd it looked up itself. No value written during the signed
 # skeleton's run is in its .data or .bss afterwards, while the writes to

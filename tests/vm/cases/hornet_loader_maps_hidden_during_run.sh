@@ -2,9 +2,10 @@
 # While a signed loader runs, the maps it creates (.rodata, .data, .bss of
 # lskel_slow) cannot be reached from outside its run: a thread that walks
 # every map id gets EPERM from BPF_MAP_GET_FD_BY_ID (Hornet, bpf_map
-# hook), and a thread sharing the loader's fd table gets EPERM for
-# BPF_MAP_UPDATE_ELEM and BPF_OBJ_PIN (bpf hook) and for a writable mmap
-# (mmap_file hook) on the loader's fds. When the run ends, the maps are
+# hook), and a thread that takes copies of the loader's fds with
+# pidfd_getfd() (no task may share a verified run's fd table) gets EPERM
+# for BPF_MAP_UPDATE_ELEM and BPF_OBJ_PIN (bpf hook) and for a writable
+# mmap (mmap_file hook) on them. When the run ends, the maps are
 # handed over: an fd by id works, .data and .bss take writes, .rodata
 # (frozen by the loader) does not.
 # lskel_race counts only the attempts that were certainly made during the

@@ -3,6 +3,14 @@
  * lskel_race: load the lskel_slow light skeleton while other threads of
  * the same process try to reach the maps its loader is creating.
  *
+ * A verified loader's run needs an fd table no other task shares (Hornet
+ * refuses it with EPERM otherwise, verdict shared_fds), so the threads
+ * that attack a verified run give up their share first, with
+ * unshare(CLONE_FILES), before the load starts: they stay in the process
+ * and its memory, and reach the loader's fds the way a thread that shares
+ * them could, through pidfd_getfd() on the process. Only rodata-swap and
+ * shared keep a thread in the loader's table, to show that refusal.
+ *
  *   lskel_race-VARIANT race early|late
  *                                 load under attack, report what worked
  *   lskel_race-VARIANT swap       load while fds are swapped under a writer
@@ -19,9 +27,9 @@
  *   by id    walks every map id with BPF_MAP_GET_NEXT_ID, asks for an fd
  *            with BPF_MAP_GET_FD_BY_ID and writes element 0 of each map
  *            it gets;
- *   by fd    tries every fd number below FD_SCAN, as a thread sharing the
- *            loader's fd table can: BPF_MAP_UPDATE_ELEM, BPF_OBJ_PIN and a
- *            writable shared mmap.
+ *   by fd    takes a copy of every fd below FD_SCAN in the loader's table
+ *            (pidfd_getfd()) and tries, on the copy: BPF_MAP_UPDATE_ELEM,
+ *            BPF_OBJ_PIN and a writable shared mmap.
  *
  * Neither writes the blob map (the first new map): an unsigned loader's
  * blob is not frozen, and zeroing it under the running loader would only
@@ -59,9 +67,10 @@
  * swap attacks the gap between a check on an fd and the BPF core's own
  * lookup of it: one thread writes numbered values through fd SWAP_FD,
  * which holds a map of its own (a decoy it may write), while another
- * dup2()s each of the process's fds over SWAP_FD and the decoy back. Both
- * start once the loader has made its maps, and the writer stops once the
- * slow program exists. After the load it prints
+ * dup2()s a copy of each of the loader's fds over SWAP_FD and the decoy
+ * back. The two share an fd table of their own, apart from the loader's.
+ * Both start once the loader has made its maps, and the writer stops once
+ * the slow program exists. After the load it prints
  *   load=0|load=-ERRNO
  *   swap writes=N data_in_run=0|1 bss_in_run=0|1
  *   swap swapped_in_write=N refused_in_run=N
@@ -84,17 +93,18 @@
  *
  * rodata-swap waits until the loader has made .rodata, its first map,
  * then dup2()s a map of its own, shaped like .rodata, over that fd, which
- * the loader then names in the slow program's fd_array. (A verified
- * loader's maps are hidden, so that fd is found as the first one whose
- * info is refused.) It prints
+ * the loader then names in the slow program's fd_array. This thread
+ * shares the loader's fd table, which is the attack. (A verified loader's
+ * maps are hidden, so that fd is found as the first one whose info is
+ * refused.) It prints
  *   load=0|load=-ERRNO
  *   swapped=0|1                 the dup2() happened before the slow
  *                               program had an id
  *   bound_attacker=0|1          the slow program uses the attacker's map
  *
  * second-run waits for the loader's maps, then runs the loader program
- * (found by type among the process's fds) a second time while its first
- * run goes on, and prints
+ * (found by type among copies of the loader's fds) a second time while
+ * its first run goes on, and prints
  *   load=0|load=-ERRNO
  *   second_run=0|-ERRNO         what the second BPF_PROG_RUN returned
  *   second_in_run=0|1           it started before the slow program had an
@@ -103,6 +113,12 @@
  * show with MARK prints, before the "show:" lines,
  *   mark_in_run=0|1             MARK was created before the slow program
  *                               had an id, so while the run was open
+ *
+ * shared thread|clone|unshared loads the skeleton while another task
+ * holds the loader's fd table: a thread of this process (thread), a
+ * process made with clone(CLONE_FILES) (clone), or a thread that gave
+ * its share up with unshare(CLONE_FILES) before the load (unshared, the
+ * control). It prints load=0|load=-ERRNO.
  *
  * Exit status 0 whatever happened (the case judges), 1 when something else
  * failed, 2 on bad usage.
@@ -119,8 +135,11 @@
 #include <time.h>
 #include <fcntl.h>
 #include <unistd.h>
+#include <sched.h>
+#include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <linux/bpf.h>
 
 #ifndef LSKEL_RACE_HEADER
@@ -158,6 +177,8 @@ static atomic_uint swap_writes;
 static atomic_uint swap_seq;
 static unsigned int swapped_in_write, refused_in_run;
 static int start_after;	/* new maps to wait for: 2 early, 4 late */
+static int self_pidfd = -1;	/* this process, for pidfd_getfd() */
+static atomic_uint workers_ready;
 
 static void die(const char *what, int err)
 {
@@ -197,6 +218,42 @@ static uint32_t max_id(int cmd)
 	for (uint32_t id = next_id(cmd, 0); id; id = next_id(cmd, id))
 		max = id;
 	return max;
+}
+
+/*
+ * A copy, in the calling thread's table, of FD in the loader's (the main
+ * thread's) table; -1 when FD is not open there.
+ */
+static int loader_fd(int fd)
+{
+	return (int)syscall(SYS_pidfd_getfd, self_pidfd, fd, 0);
+}
+
+struct worker {
+	void *(*fn)(void *);
+	bool own_fds;	/* give up the share of the loader's fd table first */
+};
+
+static void *worker_main(void *arg)
+{
+	const struct worker *w = arg;
+
+	if (w->own_fds && unshare(CLONE_FILES))
+		die("unshare(CLONE_FILES)", errno);
+	atomic_fetch_add(&workers_ready, 1);
+	return w->fn(NULL);
+}
+
+/* Start N workers; return once each has its fd table as it asked. */
+static void start_workers(pthread_t *threads, const struct worker *w, int n)
+{
+	atomic_store(&workers_ready, 0);
+	for (int i = 0; i < n; i++)
+		if (pthread_create(&threads[i], NULL, worker_main,
+				   (void *)&w[i]))
+			die("pthread_create", 0);
+	while (atomic_load(&workers_ready) < (unsigned int)n)
+		sched_yield();
 }
 
 /* Note an attempt that has just returned. */
@@ -275,8 +332,11 @@ static void *attack_by_id(void *unused)
 	return NULL;
 }
 
-/* Try every way in through FD; record a success by map id. */
-static void attack_fd(int fd)
+/*
+ * Try every way in through FD, a copy of the loader's LOADER_FD; record a
+ * success by map id, a refusal by LOADER_FD.
+ */
+static void attack_fd(int fd, int loader_fd)
 {
 	union bpf_attr attr;
 	bool refused = false;
@@ -310,7 +370,7 @@ static void attack_fd(int fd)
 	}
 	refused |= errno == EPERM;
 	if (refused)
-		record(FD_REFUSED, (uint32_t)fd);
+		record(FD_REFUSED, (uint32_t)loader_fd);
 }
 
 static void *attack_by_fd(void *unused)
@@ -319,8 +379,14 @@ static void *attack_by_fd(void *unused)
 	/* The blob map is the first new map, the loader's maps follow. */
 	wait_for_maps();
 	while (!atomic_load(&stop))
-		for (int fd = 3; fd < FD_SCAN; fd++)
-			attack_fd(fd);
+		for (int fd = 3; fd < FD_SCAN; fd++) {
+			int copy = loader_fd(fd);
+
+			if (copy < 0)
+				continue;
+			attack_fd(copy, fd);
+			close(copy);
+		}
 	return NULL;
 }
 
@@ -347,15 +413,22 @@ static void *swap_fds(void *unused)
 	wait_for_maps();
 	while (!atomic_load(&stop))
 		for (int fd = 3; fd < FD_SCAN; fd++) {
-			/* Not the blob: see attack_fd(). */
-			if (fd == decoy_fd || lskel_obj_id(fd) == blob_id)
+			int copy;
+
+			if (fd == decoy_fd)
 				continue;
-			if (dup2(fd, SWAP_FD) < 0)
+			copy = loader_fd(fd);
+			if (copy < 0)
 				continue;	/* fd is not open */
-			atomic_fetch_add(&swap_seq, 1);
-			if (dup2(decoy_fd, SWAP_FD) < 0)
-				die("dup2 of the decoy", errno);
-			atomic_fetch_add(&swap_seq, 1);
+			/* Not the blob: see attack_fd(). */
+			if (lskel_obj_id(copy) != blob_id &&
+			    dup2(copy, SWAP_FD) == SWAP_FD) {
+				atomic_fetch_add(&swap_seq, 1);
+				if (dup2(decoy_fd, SWAP_FD) < 0)
+					die("dup2 of the decoy", errno);
+				atomic_fetch_add(&swap_seq, 1);
+			}
+			close(copy);
 		}
 	return NULL;
 }
@@ -408,10 +481,28 @@ static int landed_in_run(uint64_t v)
 	       in_run[v & SWAP_SEQ_MASK];
 }
 
-static int swap(void)
+/*
+ * The swapper and the writer share one fd table, which is not the
+ * loader's: this thread gave its share up before it made them.
+ */
+static void *swap_gang(void *unused)
 {
 	pthread_t swapper, writer;
+
+	(void)unused;
+	if (pthread_create(&swapper, NULL, swap_fds, NULL) ||
+	    pthread_create(&writer, NULL, write_swapped, NULL))
+		die("pthread_create", 0);
+	pthread_join(swapper, NULL);
+	pthread_join(writer, NULL);
+	return NULL;
+}
+
+static int swap(void)
+{
+	static const struct worker gang = { swap_gang, true };
 	struct lskel_slow *skel;
+	pthread_t thread;
 	union bpf_attr attr;
 	int err;
 
@@ -430,13 +521,10 @@ static int swap(void)
 	base_prog_id = max_id(BPF_PROG_GET_NEXT_ID);
 	start_after = 4;
 
-	if (pthread_create(&swapper, NULL, swap_fds, NULL) ||
-	    pthread_create(&writer, NULL, write_swapped, NULL))
-		die("pthread_create", 0);
+	start_workers(&thread, &gang, 1);
 	err = lskel_slow__load(skel);
 	atomic_store(&stop, true);
-	pthread_join(swapper, NULL);
-	pthread_join(writer, NULL);
+	pthread_join(thread, NULL);
 	printf("load=%d\n", err);
 	if (!err)
 		printf("swap writes=%u data_in_run=%d bss_in_run=%d\n",
@@ -457,7 +545,10 @@ struct named_map {
 
 static int race(void)
 {
-	pthread_t by_id, by_fd;
+	static const struct worker attackers[2] = {
+		{ attack_by_id, true }, { attack_by_fd, true },
+	};
+	pthread_t threads[2];
 	struct lskel_slow *skel;
 	struct named_map maps[3];
 	uint64_t start, end;
@@ -472,15 +563,13 @@ static int race(void)
 	/* Maps made from here on are the loader's (or ours: none). */
 	base_id = max_id(BPF_MAP_GET_NEXT_ID);
 
-	if (pthread_create(&by_id, NULL, attack_by_id, NULL) ||
-	    pthread_create(&by_fd, NULL, attack_by_fd, NULL))
-		die("pthread_create", 0);
+	start_workers(threads, attackers, 2);
 	start = now_ns();
 	err = lskel_slow__load(skel);
 	end = now_ns();
 	atomic_store(&stop, true);
-	pthread_join(by_id, NULL);
-	pthread_join(by_fd, NULL);
+	pthread_join(threads[0], NULL);
+	pthread_join(threads[1], NULL);
 
 	printf("load=%d\n", err);
 	printf("window_ms=%llu\n", (unsigned long long)((end - start) / 1000000));
@@ -541,9 +630,13 @@ static void note_loader(void)
 	loader_id = next_id(BPF_PROG_GET_NEXT_ID, base_prog_id);
 }
 
-/* Load the skeleton while WORKER runs; print load=; return the skeleton. */
-static struct lskel_slow *load_with(void *(*worker)(void *))
+/*
+ * Load the skeleton while a thread runs FN, in its own fd table unless
+ * SHARE_FDS; print load=; return the skeleton.
+ */
+static struct lskel_slow *load_with(void *(*fn)(void *), bool share_fds)
 {
+	const struct worker worker = { fn, !share_fds };
 	struct lskel_slow *skel;
 	pthread_t thread;
 	int err;
@@ -553,8 +646,7 @@ static struct lskel_slow *load_with(void *(*worker)(void *))
 		die("lskel_slow__open()", errno);
 	base_id = max_id(BPF_MAP_GET_NEXT_ID);
 	base_prog_id = max_id(BPF_PROG_GET_NEXT_ID);
-	if (pthread_create(&thread, NULL, worker, NULL))
-		die("pthread_create", 0);
+	start_workers(&thread, &worker, 1);
 	err = lskel_slow__load(skel);
 	atomic_store(&stop, true);
 	pthread_join(thread, NULL);
@@ -585,7 +677,7 @@ static void *flip_mode(void *unused)
 
 static int flip(void)
 {
-	struct lskel_slow *skel = load_with(flip_mode);
+	struct lskel_slow *skel = load_with(flip_mode, false);
 
 	printf("flipped_in_run=%d\n", flipped_in_run);
 	if (skel)
@@ -694,7 +786,7 @@ static int rodata_swap(void)
 	int bound = 0;
 
 	attacker_fd = make_attacker_map();
-	skel = load_with(swap_rodata);
+	skel = load_with(swap_rodata, true);
 
 	if (skel)
 		bound = prog_uses_map(skel->progs.slow.prog_fd,
@@ -715,15 +807,21 @@ static void *run_loader_again(void *unused)
 
 	(void)unused;
 	note_loader();
-	for (int fd = 3; fd < FD_SCAN; fd++) {
+	for (int loader = 3; loader < FD_SCAN; loader++) {
+		int fd = loader_fd(loader);
+
+		if (fd < 0)
+			continue;
 		memset(&info, 0, sizeof(info));
 		memset(&attr, 0, sizeof(attr));
 		attr.info.bpf_fd = fd;
 		attr.info.info_len = sizeof(info);
 		attr.info.info = (uint64_t)(uintptr_t)&info;
 		if (lskel_sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) ||
-		    info.type != BPF_PROG_TYPE_SYSCALL || info.id != loader_id)
+		    info.type != BPF_PROG_TYPE_SYSCALL || info.id != loader_id) {
+			close(fd);
 			continue;
+		}
 		/* A zeroed context, large enough for any loader's. */
 		static uint8_t ctx[4096];
 
@@ -733,6 +831,7 @@ static void *run_loader_again(void *unused)
 		attr.test.ctx_size_in = sizeof(ctx);
 		second_in_run = before_slow_prog();
 		second_run = lskel_sys_bpf(BPF_PROG_TEST_RUN, &attr) ? -errno : 0;
+		close(fd);
 		break;
 	}
 	return NULL;
@@ -740,7 +839,7 @@ static void *run_loader_again(void *unused)
 
 static int run_twice(void)
 {
-	struct lskel_slow *skel = load_with(run_loader_again);
+	struct lskel_slow *skel = load_with(run_loader_again, false);
 
 	printf("second_run=%d\n", second_run);
 	printf("second_in_run=%d\n", second_in_run);
@@ -775,7 +874,7 @@ static int show(const char *path, const char *mark)
 
 	if (mark) {
 		mark_path = mark;
-		skel = load_with(mark_run_open);
+		skel = load_with(mark_run_open, false);
 		printf("mark_in_run=%d\n", mark_in_run);
 	} else {
 		int err;
@@ -798,8 +897,61 @@ static int show(const char *path, const char *mark)
 	return 0;
 }
 
+static void *hold_table(void *unused)
+{
+	(void)unused;
+	while (!atomic_load(&stop))
+		usleep(1000);
+	return NULL;
+}
+
+static int hold_table_until_killed(void *unused)
+{
+	(void)unused;
+	for (;;)
+		pause();
+	return 0;
+}
+
+static int shared(const char *how)
+{
+	static char stack[65536] __attribute__((aligned(16)));
+	struct worker holder = { hold_table, false };
+	struct lskel_slow *skel;
+	pthread_t thread;
+	pid_t child = -1;
+	int err;
+
+	if (!strcmp(how, "clone")) {
+		child = clone(hold_table_until_killed, stack + sizeof(stack),
+			      CLONE_FILES | SIGCHLD, NULL);
+		if (child < 0)
+			die("clone(CLONE_FILES)", errno);
+	} else {
+		holder.own_fds = !strcmp(how, "unshared");
+		start_workers(&thread, &holder, 1);
+	}
+	skel = lskel_slow__open();
+	if (!skel)
+		die("lskel_slow__open()", errno);
+	err = lskel_slow__load(skel);
+	atomic_store(&stop, true);
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	} else {
+		pthread_join(thread, NULL);
+	}
+	printf("load=%d\n", err);
+	lskel_slow__destroy(skel);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	self_pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (self_pidfd < 0)
+		die("pidfd_open", errno);
 	if (argc == 3 && !strcmp(argv[1], "race") &&
 	    (!strcmp(argv[2], "early") || !strcmp(argv[2], "late"))) {
 		start_after = strcmp(argv[2], "early") ? 4 : 2;
@@ -826,6 +978,10 @@ int main(int argc, char **argv)
 		start_after = 2;
 		return run_twice();
 	}
+	if (argc == 3 && !strcmp(argv[1], "shared") &&
+	    (!strcmp(argv[2], "thread") || !strcmp(argv[2], "clone") ||
+	     !strcmp(argv[2], "unshared")))
+		return shared(argv[2]);
 	fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
 		"Usage: lskel_race-VARIANT race early|late\n"
 		"       lskel_race-VARIANT swap\n"
@@ -833,6 +989,7 @@ int main(int argc, char **argv)
 		"       lskel_race-VARIANT flip MODE\n"
 		"       lskel_race-VARIANT rodata-swap\n"
 		"       lskel_race-VARIANT second-run\n"
+		"       lskel_race-VARIANT shared thread|clone|unshared\n"
 		"built from %s\n", LSKEL_RACE_HEADER);
 	return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 2;
 }
