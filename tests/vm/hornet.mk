@@ -81,6 +81,7 @@ all: $(addprefix $(BIN)/,$(PROGS)) \
 	$(patsubst %,$(DATA)/%.p7s,$(SIGS)) \
 	$(patsubst %,$(DATA)/%.der,$(CERTS)) \
 	$(patsubst %,$(DATA)/%.skid,$(CERTS)) \
+	$(patsubst %,$(DATA)/%.spki,$(CERTS)) \
 	$(DATA)/payload.bin $(DATA)/seal-extra-map.p7s \
 	$(DATA)/attack-loader.p7s $(DATA)/attack-writer.p7s $(DATA)/attack-dummy.p7s \
 	$(DATA)/attack-spawner.p7s \
@@ -168,6 +169,15 @@ $(DATA)/%.skid: $(KEYS)/%.crt | $(DATA)
 	$(OPENSSL) x509 -in $< -noout -ext subjectKeyIdentifier | \
 		sed -n '2{s/[[:space:]:]//g;y/ABCDEF/abcdef/;p}' >$@.tmp
 	test -s $@.tmp
+	mv $@.tmp $@
+
+# The SHA-256 of the certificate's DER SubjectPublicKeyInfo, lower-case
+# hex, which Hornet's load record names as spki=; computed by OpenSSL, not
+# by the kernel, so that the cases compare the two.
+$(DATA)/%.spki: $(KEYS)/%.crt | $(DATA)
+	$(OPENSSL) x509 -in $< -noout -pubkey | $(OPENSSL) pkey -pubin -outform DER | \
+		sha256sum | cut -d' ' -f1 >$@.tmp
+	grep -qxE '[0-9a-f]{64}' $@.tmp
 	mv $@.tmp $@
 
 .PHONY: FORCE
