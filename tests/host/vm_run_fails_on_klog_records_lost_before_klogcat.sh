@@ -9,13 +9,15 @@
 # and the boot exits with the command's status, 0.
 source "$(dirname "$0")/lib.sh"
 
-# preinit N: write N records of 256 bytes to the kernel log, then run the
-# usual /init. printk.devkmsg=on lifts the rate limit on /dev/kmsg writes.
+# preinit N: write N records of 997 bytes (near the largest a record
+# takes, for few writes: see vm_run_fails_on_lost_klog_records) to the
+# kernel log, then run the usual /init. printk.devkmsg=on lifts the rate
+# limit on /dev/kmsg writes.
 preinit() {
 	cat >"$tmp/preinit" <<EOS
 #!/bin/busybox sh
 /bin/busybox mount -t devtmpfs devtmpfs /dev
-line=\$(/bin/busybox printf "%0250d" 0)
+line=\$(/bin/busybox printf "%0990d" 0)
 i=0
 while [ \$i -lt $1 ]; do echo "early \$line"; i=\$((i + 1)); done >/dev/kmsg
 /bin/busybox umount /dev
@@ -24,15 +26,15 @@ EOS
 	chmod +x "$tmp/preinit"
 }
 
-preinit 6000
+preinit 1500
 run_rc rc "$VMRUN" --add "$tmp/preinit" --append "printk.devkmsg=on rdinit=/add/preinit" \
 	--klog "$tmp/klog" -- true >"$tmp/out" 2>"$tmp/err"
 expect_eq "status after records lost before klogcat" "$rc" 125
 grep -qE "^vm: the guest's kernel log lost [1-9][0-9]* records \([1-9][0-9]* before klogcat started\); COMMAND exited 0$" "$tmp/err" ||
 	{ sed 's/^/  | /' "$tmp/err" >&2; fail "the runner did not say that records were lost before klogcat started"; }
 
-preinit 1000
+preinit 250
 run_rc rc "$VMRUN" --add "$tmp/preinit" --append "printk.devkmsg=on rdinit=/add/preinit" \
 	--klog "$tmp/klog" -- true >"$tmp/out" 2>"$tmp/err"
 expect_eq "status when the log held every early record" "$rc" 0
-expect_eq "early records in the kept kernel log" "$(grep -c ' early 0000' "$tmp/klog")" 1000
+expect_eq "early records in the kept kernel log" "$(grep -c ' early 0000' "$tmp/klog")" 250
