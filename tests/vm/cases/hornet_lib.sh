@@ -594,15 +594,24 @@ hornet_lib_selftest() {
 	done
 
 	# A listener that exits 3 (its socket overran: ENOBUFS) fails the case;
-	# one that exits 0 does not. A stand-in process exits with that status.
+	# one that exits 0 does not. A stand-in process exits with that status
+	# on SIGTERM, as audit_listen does, once it says it is ready.
+	_ready=$AUDIT_LOG.ready
 	for _listener_rc in 3 0; do
+		rm -f "$_ready"
 		if (
 			hornet_mode() { echo enforce; }
 			hornet_keyrings() { echo builtin; }
 			HORNET_SAVED_MODE=enforce HORNET_SAVED_KEYRINGS=builtin
 			AUDIT_LOG=$AUDIT_LOG.end HORNET_CLEANUP=
-			sh -c "exit $_listener_rc" &
+			sh -c "trap 'exit $_listener_rc' TERM; : >'$_ready'; while :; do sleep 0.05; done" &
 			AUDIT_PID=$!
+			_i=0
+			until [ -e "$_ready" ]; do
+				_i=$((_i + 1))
+				[ "$_i" -le 100 ] || fail "selftest: the stand-in listener did not start"
+				sleep 0.05
+			done
 			true
 			hornet_end
 		) 2>"$AUDIT_LOG.err"; then _end_rc=0; else _end_rc=$?; fi
@@ -614,7 +623,7 @@ hornet_lib_selftest() {
 			[ "$_end_rc" -eq 0 ] || fail "selftest: a listener that exited 0 failed the case: $(cat "$AUDIT_LOG.err")"
 		fi
 	done
-	rm -f "$AUDIT_LOG.err"
+	rm -f "$AUDIT_LOG.err" "$_ready"
 
 	rm -f "$AUDIT_LOG"
 	echo "hornet_lib: selftest passed"

@@ -40,6 +40,13 @@
 #define RECV_BUF	16384
 /* Enough for a burst of records while the daemon is busy writing. */
 #define BACKLOG_LIMIT	8192
+/*
+ * The daemon's receive buffer: an overrun fails the case (see above), so it
+ * holds thousands of records, more than a case makes while the daemon waits
+ * for the CPU under an emulator. The default (rmem_default) holds a few
+ * hundred.
+ */
+#define RCVBUF_BYTES	(4 << 20)
 
 static const char *progname = "audit_listen";
 static volatile sig_atomic_t stopping;
@@ -169,6 +176,12 @@ static int cmd_listen(const char *path)
 		return EXIT_FAILURE;
 	}
 	fd = open_audit_socket();
+	rc = RCVBUF_BYTES;
+	/* Past rmem_max, which SO_RCVBUF is held to; the daemon runs as root. */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rc, sizeof(rc)) < 0) {
+		fprintf(stderr, "%s: SO_RCVBUFFORCE: %s\n", progname, strerror(errno));
+		return EXIT_FAILURE;
+	}
 
 	memset(&st, 0, sizeof(st));
 	st.mask = AUDIT_STATUS_ENABLED | AUDIT_STATUS_PID | AUDIT_STATUS_BACKLOG_LIMIT;
