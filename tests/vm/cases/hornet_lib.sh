@@ -580,7 +580,7 @@ hornet_lib_selftest() {
 			hornet_keyrings() { echo builtin; }
 			audit_listen() { [ "$1" = --lost ] && echo "lost=$_after"; }
 			HORNET_SAVED_MODE=enforce HORNET_SAVED_KEYRINGS=builtin
-			AUDIT_LOG=$AUDIT_LOG.end HORNET_CLEANUP= HORNET_AUDIT_LOST=3
+			AUDIT_LOG=$AUDIT_LOG.end HORNET_CLEANUP='' HORNET_AUDIT_LOST=3
 			true
 			hornet_end
 		) 2>"$AUDIT_LOG.err"; then _end_rc=0; else _end_rc=$?; fi
