@@ -9,6 +9,6 @@ source "$ROOT/tests/host/fixtures/harness/setup.sh"
 harness_run kunit-clean.klog cases-clean.console cases-lost-records.klog 0
 expect_eq "status of tests/run" "$HRC" 1
 for c in alpha beta; do
-	expect_line_start "FAIL vm/$c (passed, but the guest's kernel log lost records: 12 (12 before klogcat started); log: "
+	expect_line_start "FAIL vm/$c (passed, but the guest's kernel log lost records: 12 (12 before the first record klogcat read); log: "
 done
 expect_line "3 passed, 2 failed"

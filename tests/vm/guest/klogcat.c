@@ -17,10 +17,11 @@
  * boot whose log has a hole in which a splat could hide. The kernel numbers
  * its records from 0 at boot, and an open of /dev/kmsg starts at the oldest
  * record still in the buffer: a first record numbered above 0 means that
- * the ones before it were overwritten before this reader started (an early
- * WARN in an initcall or in KUnit could be among them). Those count too,
- * and the line says how many of the N they were:
- *   HORNET-VM-KLOG-LOST N (M before klogcat started)
+ * the ones before it were overwritten before this reader read any (an
+ * early WARN in an initcall or in KUnit could be among them, or anything
+ * logged while the reader was stopped before its first read). Those count
+ * too, and the line says how many of the N they were:
+ *   HORNET-VM-KLOG-LOST N (M before the first record klogcat read)
  *
  * Exit status: 0 when MARK was copied, 1 on end of file or another error.
  */
@@ -76,7 +77,7 @@ int main(int argc, char **argv)
 		first = 0;
 		if (!strcmp(text, argv[1])) {
 			if (lost_early)
-				printf("HORNET-VM-KLOG-LOST %llu (%llu before klogcat started)\n",
+				printf("HORNET-VM-KLOG-LOST %llu (%llu before the first record klogcat read)\n",
 				       lost, lost_early);
 			else if (lost)
 				printf("HORNET-VM-KLOG-LOST %llu\n", lost);
