@@ -31,12 +31,25 @@ struct seen {
 	bool unverified, keyrings, lock;
 };
 
+/* Whether S is all hex digits; if so, lowercases it in place. */
+static bool lower_hex(char *s)
+{
+	size_t i;
+
+	for (i = 0; s[i]; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	for (i = 0; s[i]; i++)
+		s[i] = (char)tolower((unsigned char)s[i]);
+	return true;
+}
+
 static int directive(struct ha_policy *p, char *line, const char *path, unsigned lineno,
 		     struct seen *seen, struct ha_err *e)
 {
 	char *words[3], *s = line, *kw, *arg;
 	unsigned n = 0;
-	size_t i, len;
+	size_t len;
 	void *ns;
 
 	while (n < 3) {
@@ -58,29 +71,16 @@ static int directive(struct ha_policy *p, char *line, const char *path, unsigned
 	arg = words[1];
 	if (!strcmp(kw, "signer")) {
 		len = strlen(arg);
-		if (len == 0 || len % 2 || len > 2 * HA_SKID_MAX)
+		if (len == 0 || len % 2 || len > 2 * HA_SKID_MAX || !lower_hex(arg))
 			return ha_fail(e, "%s:%u: signer '%s' is not a subject key id in hex", path, lineno, arg);
-		for (i = 0; i < len; i++) {
-			if (!isxdigit((unsigned char)arg[i]))
-				return ha_fail(e, "%s:%u: signer '%s' is not a subject key id in hex",
-					       path, lineno, arg);
-			arg[i] = (char)tolower((unsigned char)arg[i]);
-		}
 		ns = realloc(p->signers, (p->nsigners + 1) * sizeof(*p->signers));
 		if (!ns)
 			return ha_fail(e, "out of memory");
 		p->signers = ns;
 		strcpy(p->signers[p->nsigners++], arg);
 	} else if (!strcmp(kw, "signer-key")) {
-		len = strlen(arg);
-		if (len != 64)
+		if (strlen(arg) != 64 || !lower_hex(arg))
 			return ha_fail(e, "%s:%u: signer-key '%s' is not a SHA-256 in hex", path, lineno, arg);
-		for (i = 0; i < len; i++) {
-			if (!isxdigit((unsigned char)arg[i]))
-				return ha_fail(e, "%s:%u: signer-key '%s' is not a SHA-256 in hex",
-					       path, lineno, arg);
-			arg[i] = (char)tolower((unsigned char)arg[i]);
-		}
 		ns = realloc(p->signer_keys, (p->nsigner_keys + 1) * sizeof(*p->signer_keys));
 		if (!ns)
 			return ha_fail(e, "out of memory");
