@@ -31,6 +31,7 @@ MK	:= $(SRC)/nicdiag.mk
 
 MAKEFLAGS += --no-builtin-rules
 .SUFFIXES:
+include $(ROOT)/scripts/quiet.mk
 
 CLANG	?= clang-19
 CC	:= gcc
@@ -65,66 +66,74 @@ KDEPS := $(UAPI)/linux/bpf.h $(LIBBPF)/include/bpf/bpf_helpers.h \
 	$(LIBBPF)/include/bpf/skel_internal.h
 
 $(OUT)/nicdiag.bpf.o: $(SRC)/nicdiag.bpf.c $(SRC)/nicdiag.h $(MK) | $(OUT) $(KDEPS)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(call say,CLANG,$(@F))
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(HDR.unsigned): $(OUT)/nicdiag.bpf.o $(BPFTOOL) $(MK)
+	$(call say,LSKEL,unsigned/$(@F))
 	@mkdir -p $(@D)
-	$(BPFTOOL) gen skeleton -S $< name nicdiag >$@.tmp
-	grep -q 'lskel-sign: begin' $@.tmp
-	mv $@.tmp $@
+	$(Q)$(BPFTOOL) gen skeleton -S $< name nicdiag >$@.tmp
+	$(Q)grep -q 'lskel-sign: begin' $@.tmp
+	$(Q)mv $@.tmp $@
 
 # sign KEYARGS CERT: sign a copy of the unsigned header into $@.tmp and
 # check it offline against CERT.
 define sign
 @mkdir -p $(@D)
-cp $(HDR.unsigned) $@.tmp
-$(LSKEL_SIGN) $(1) $@.tmp
-$(LSKEL_SIGN) --verify --cert $(2) $@.tmp >/dev/null
+$(Q)cp $(HDR.unsigned) $@.tmp
+$(Q)$(LSKEL_SIGN) $(1) $@.tmp $(QOUT)
+$(Q)$(LSKEL_SIGN) --verify --cert $(2) $@.tmp >/dev/null
 endef
 
 $(HDR.signed): $(HDR.unsigned) $(LSKEL_SIGN) $(KEYS)/build.pem $(KEYS)/build.crt
+	$(call say,SIGN,$(@F))
 	$(call sign,--key $(KEYS)/build.pem,$(KEYS)/build.crt)
-	mv $@.tmp $@
+	$(Q)mv $@.tmp $@
 
 $(HDR.stranger): $(HDR.unsigned) $(LSKEL_SIGN) $(KEYS)/stranger.key $(KEYS)/stranger.crt
+	$(call say,SIGN,stranger/$(@F))
 	$(call sign,--key $(KEYS)/stranger.key --cert $(KEYS)/stranger.crt,$(KEYS)/stranger.crt)
-	mv $@.tmp $@
+	$(Q)mv $@.tmp $@
 
 # Signed, then one byte of the blob changed: it must stop verifying, and
 # differ from the signed header in that one byte only.
 $(HDR.tampered): $(HDR.signed) $(TAMPER) $(LSKEL_SIGN) $(KEYS)/build.crt
+	$(call say,TAMPER,tampered/$(@F))
 	@mkdir -p $(@D)
-	$(TAMPER) $(ABI) $< $@.tmp
-	! $(LSKEL_SIGN) --verify --cert $(KEYS)/build.crt $@.tmp >/dev/null 2>&1
-	test "$$(cmp -l $< $@.tmp | wc -l)" = 1
-	mv $@.tmp $@
+	$(Q)$(TAMPER) $(ABI) $< $@.tmp $(QOUT)
+	$(Q)! $(LSKEL_SIGN) --verify --cert $(KEYS)/build.crt $@.tmp >/dev/null 2>&1
+	$(Q)test "$$(cmp -l $< $@.tmp | wc -l)" = 1
+	$(Q)mv $@.tmp $@
 
 $(OUT)/nicdiag: $(SRC)/nicdiag.c $(SRC)/nicdiag.h $(HDR.signed) $(MK) | $(KDEPS)
-	$(CC) $(CFLAGS) -isystem $(OUT) $(LDFLAGS) -o $@ $<
+	$(call say,CC,$(@F))
+	$(Q)$(CC) $(CFLAGS) -isystem $(OUT) $(LDFLAGS) -o $@ $<
 
 $(VARIANTS:%=$(OUT)/nicdiag-%): $(OUT)/nicdiag-%: $(SRC)/nicdiag.c $(SRC)/nicdiag.h \
 		$(OUT)/%/nicdiag.lskel.h $(MK) | $(KDEPS)
-	$(CC) $(CFLAGS) -isystem $(OUT)/$* $(LDFLAGS) -o $@ $<
+	$(call say,CC,$(@F))
+	$(Q)$(CC) $(CFLAGS) -isystem $(OUT)/$* $(LDFLAGS) -o $@ $<
 
 $(BIN)/%: $(OUT)/% | $(BIN)
-	cp $< $@
+	$(Q)cp $< $@
 
 # What Hornet's measurement of each nicdiag load must name, for the IMA
 # cases (tests/vm/cases/ima_*): "VARIANT SHA-256-of-its-payload" for each
 # signed variant. (The build key's key id is hornet.mk's build.skid.)
 $(BIN)/nicdiag.measured: $(HDR.signed) $(HDR.tampered) $(HDR.stranger) \
 		$(LSKEL_SIGN) $(MK) | $(BIN)
-	rm -f $@.tmp
-	for v in signed tampered stranger; do \
+	$(call say,GEN,$(@F))
+	$(Q)rm -f $@.tmp
+	$(Q)for v in signed tampered stranger; do \
 		h=$(OUT)/$$v/nicdiag.lskel.h; [ $$v != signed ] || h=$(HDR.signed); \
-		$(LSKEL_SIGN) --extract-payload $@.payload $$h 2>/dev/null && \
+		$(LSKEL_SIGN) --extract-payload $@.payload $$h >/dev/null && \
 		echo "$$v $$(sha256sum <$@.payload | cut -d' ' -f1)" >>$@.tmp || exit 1; \
 	done
-	rm -f $@.payload
-	mv $@.tmp $@
+	$(Q)rm -f $@.payload
+	$(Q)mv $@.tmp $@
 
 $(OUT) $(BIN):
-	mkdir -p $@
+	$(Q)mkdir -p $@
 
 # What other steps build; say which, rather than fail obscurely.
 $(BPFTOOL) $(KDEPS):

@@ -103,7 +103,7 @@ enum hornet_origin {
 /* Longest signer key id kept for the measurement, in hex: 64 bytes. */
 #define HORNET_SKID_MAX			129
 /* Longest record Hornet measures into IMA. */
-#define HORNET_RECORD_MAX		320
+#define HORNET_RECORD_MAX		400
 
 /**
  * struct hornet_policy - the mode and the accepted keyrings
@@ -142,6 +142,8 @@ struct hornet_counters {
  *		the loader's
  * @signer: who vouched, "subject: key-id", or empty
  * @skid: the signer's key id, lowercase hex, or empty
+ * @has_signer_key: whether @signer_key holds a digest
+ * @signer_key: the SHA-256 of the signer's DER SubjectPublicKeyInfo
  * @has_payload: whether @payload holds a digest
  * @payload: for a signature checked against a payload, its SHA-256
  * @origin: where the load came from
@@ -153,6 +155,8 @@ struct hornet_result {
 	s32 keyring_id;
 	char signer[HORNET_SIGNER_MAX];
 	char skid[HORNET_SKID_MAX];
+	bool has_signer_key;
+	u8 signer_key[SHA256_DIGEST_SIZE];
 	bool has_payload;
 	u8 payload[SHA256_DIGEST_SIZE];
 	enum hornet_origin origin;

@@ -11,9 +11,12 @@
  * The buffer of each entry is one line of ASCII, "key=value" pairs in a
  * fixed order (Documentation/admin-guide/LSM/Hornet.rst):
  *
- *   hornet-load:  version=1 mode= verdict= allowed= tag= payload= skid=
- *                 keyring=
+ *   hornet-load:  version=2 mode= verdict= allowed= tag= payload= skid=
+ *                 spki= keyring=
  *   hornet-state: version=1 seq= mode= keyrings= locked=
+ *
+ * Version 2 of the load record added spki=, the SHA-256 of the signer's
+ * key: a key id alone is what anyone may write in a certificate.
  *
  * A load record carries no counter, so IMA measures identical decisions
  * once: the list grows with the distinct loaders a host runs, not with how
@@ -31,7 +34,8 @@
 #include "hornet.h"
 
 #define HORNET_IMA_LABEL	"hornet"
-#define HORNET_RECORD_VERSION	1
+#define HORNET_LOAD_RECORD_VERSION	2
+#define HORNET_STATE_RECORD_VERSION	1
 
 /*
  * Both written under hornet_policy_mutex; the load path reads
@@ -76,7 +80,8 @@ void hornet_signer_skid(const char *desc, char *skid, size_t size)
  * @allowed: whether the load goes on
  *
  * The payload and the keyring are "-" for a load that carried no
- * signature, the key id "-" for one that was not verified.
+ * signature, the key id and the key's hash "-" for one that was not
+ * verified.
  *
  * Return: the length of the record, or -E2BIG if @size is too small.
  */
@@ -85,6 +90,7 @@ int hornet_format_load(char *buf, size_t size, const u8 *tag,
 		       bool allowed)
 {
 	char payload[2 * SHA256_DIGEST_SIZE + 1] = "-";
+	char spki[2 * SHA256_DIGEST_SIZE + 1] = "-";
 	bool is_signed = res->verdict != HORNET_UNSIGNED;
 	bool ok = res->verdict == HORNET_OK;
 	const char *keyring = "-";
@@ -94,12 +100,14 @@ int hornet_format_load(char *buf, size_t size, const u8 *tag,
 		keyring = hornet_keyring_name(res->keyring_id) ?: "user";
 	if (res->has_payload)
 		bin2hex(payload, res->payload, SHA256_DIGEST_SIZE)[0] = '\0';
+	if (ok && res->has_signer_key)
+		bin2hex(spki, res->signer_key, SHA256_DIGEST_SIZE)[0] = '\0';
 	len = snprintf(buf, size,
-		       "version=%d mode=%s verdict=%s allowed=%d tag=%*phN payload=%s skid=%s keyring=%s",
-		       HORNET_RECORD_VERSION, hornet_mode_name(mode),
+		       "version=%d mode=%s verdict=%s allowed=%d tag=%*phN payload=%s skid=%s spki=%s keyring=%s",
+		       HORNET_LOAD_RECORD_VERSION, hornet_mode_name(mode),
 		       hornet_verdict_name(res->verdict), allowed,
 		       BPF_TAG_SIZE, tag, payload,
-		       ok && res->skid[0] ? res->skid : "-",
+		       ok && res->skid[0] ? res->skid : "-", spki,
 		       keyring);
 	return (size_t)len < size ? len : -E2BIG;
 }
@@ -124,7 +132,7 @@ int hornet_format_state(char *buf, size_t size, u64 seq,
 		strscpy(keyrings, "none", sizeof(keyrings));
 	strreplace(keyrings, ' ', ',');
 	len = snprintf(buf, size, "version=%d seq=%llu mode=%s keyrings=%s locked=%d",
-		       HORNET_RECORD_VERSION, seq, hornet_mode_name(policy->mode),
+		       HORNET_STATE_RECORD_VERSION, seq, hornet_mode_name(policy->mode),
 		       keyrings, policy->locked);
 	return (size_t)len < size ? len : -E2BIG;
 }
@@ -266,15 +274,17 @@ static void hornet_test_load_record_verified(struct kunit *test)
 		.keyring_id = 1,
 		.has_payload = true,
 		.skid = "00aa11bb",
+		.has_signer_key = true,
 	};
 	char buf[HORNET_RECORD_MAX];
 	int len;
 
 	memset(res.payload, 0x5a, sizeof(res.payload));
+	memset(res.signer_key, 0xc3, sizeof(res.signer_key));
 	len = hornet_format_load(buf, sizeof(buf), hornet_test_tag, &res,
 				 HORNET_MODE_ENFORCE, true);
 	KUNIT_EXPECT_STREQ(test, buf,
-			   "version=1 mode=enforce verdict=ok allowed=1 tag=0123456789abcdef payload=5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a skid=00aa11bb keyring=secondary");
+			   "version=2 mode=enforce verdict=ok allowed=1 tag=0123456789abcdef payload=5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a skid=00aa11bb spki=c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3c3 keyring=secondary");
 	KUNIT_EXPECT_EQ(test, len, (int)strlen(buf));
 }
 
@@ -289,18 +299,19 @@ static void hornet_test_load_record_unsigned(struct kunit *test)
 		.verdict = HORNET_UNSIGNED,
 		.keyring_id = 2,
 		.skid = "00aa11bb",
+		.has_signer_key = true,
 	};
 	char buf[HORNET_RECORD_MAX];
 
 	hornet_format_load(buf, sizeof(buf), hornet_test_tag, &res,
 			   HORNET_MODE_AUDIT, true);
 	KUNIT_EXPECT_STREQ(test, buf,
-			   "version=1 mode=audit verdict=unsigned allowed=1 tag=0123456789abcdef payload=- skid=- keyring=-");
+			   "version=2 mode=audit verdict=unsigned allowed=1 tag=0123456789abcdef payload=- skid=- spki=- keyring=-");
 }
 
 /**
  * hornet_test_load_record_refused - a refused signed load keeps its payload
- * and keyring, and names no signer
+ * and keyring, and names no signer or key
  * @test: the KUnit test context
  */
 static void hornet_test_load_record_refused(struct kunit *test)
@@ -310,13 +321,14 @@ static void hornet_test_load_record_refused(struct kunit *test)
 		.keyring_id = 77,
 		.has_payload = true,
 		.skid = "00aa11bb",
+		.has_signer_key = true,
 	};
 	char buf[HORNET_RECORD_MAX];
 
 	hornet_format_load(buf, sizeof(buf), hornet_test_tag, &res,
 			   HORNET_MODE_ENFORCE, false);
 	KUNIT_EXPECT_STREQ(test, buf,
-			   "version=1 mode=enforce verdict=badsig allowed=0 tag=0123456789abcdef payload=0000000000000000000000000000000000000000000000000000000000000000 skid=- keyring=user");
+			   "version=2 mode=enforce verdict=badsig allowed=0 tag=0123456789abcdef payload=0000000000000000000000000000000000000000000000000000000000000000 skid=- spki=- keyring=user");
 }
 
 /**
@@ -330,6 +342,7 @@ static void hornet_test_load_record_fits(struct kunit *test)
 		.verdict = HORNET_OK,
 		.keyring_id = 1,
 		.has_payload = true,
+		.has_signer_key = true,
 	};
 	char buf[HORNET_RECORD_MAX];
 	int len;

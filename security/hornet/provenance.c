@@ -81,6 +81,8 @@ int hornet_prov_add(struct bpf_prog *prog, const struct hornet_result *res)
 	strscpy(rec->signer, res->signer, sizeof(rec->signer));
 	hp->rec = rec;
 	spin_lock_irqsave(&hornet_records_lock, flags);
+	/* Readers walk the list under RCU alone; writers hold the lock. */
+	lockdep_assert_held(&hornet_records_lock);
 	list_add_tail_rcu(&rec->node, &hornet_records);
 	spin_unlock_irqrestore(&hornet_records_lock, flags);
 	return 0;
@@ -125,6 +127,7 @@ void hornet_prov_forget(struct bpf_prog *prog)
 	if (!hp || !hp->rec)
 		return;
 	spin_lock_irqsave(&hornet_records_lock, flags);
+	lockdep_assert_held(&hornet_records_lock);
 	list_del_rcu(&hp->rec->node);
 	spin_unlock_irqrestore(&hornet_records_lock, flags);
 	kfree_rcu(hp->rec, rcu);

@@ -384,8 +384,8 @@ static bool hornet_pkcs7_payload_digest(struct pkcs7_message *pkcs7,
  * @vec: the payload
  * @nvec: the number of pieces
  * @keyring: what verify_pkcs7_message_sig() takes as trusted keys
- * @res: gets the signer's description on success, and the payload's
- *	 SHA-256 when the verification computed it
+ * @res: gets the signer's description and the hash of its key on success,
+ *	 and the payload's SHA-256 when the verification computed it
  *
  * Return: 0 or the error from the PKCS#7 code.
  */
@@ -409,6 +409,8 @@ static int hornet_verify_payload(const void *sig, size_t sig_len,
 		signer = pkcs7_get_trusted_signer(pkcs7) ?: "?";
 		strscpy(res->signer, signer, sizeof(res->signer));
 		hornet_signer_skid(signer, res->skid, sizeof(res->skid));
+		res->has_signer_key =
+			!pkcs7_get_trusted_signer_key(pkcs7, res->signer_key);
 		res->has_payload = hornet_pkcs7_payload_digest(pkcs7,
 							       res->payload);
 	}

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #define BENCH_MODE_FILE	"/sys/kernel/security/hornet/mode"
+#define BENCH_COUNTERS_FILE	"/sys/kernel/security/hornet/counters"
 
 /* Prints "NAME: WHAT: strerror(ERR)" and exits 1. */
 static inline void bench_die(const char *name, const char *what, int err)
@@ -46,6 +47,25 @@ static inline int bench_set_mode(const char *mode)
 		return err;
 	}
 	return close(fd) ? -errno : 0;
+}
+
+/* Hornet's counter NAME ("verified", ...), or -errno. */
+static inline long long bench_counter(const char *name)
+{
+	char key[32];
+	long long v;
+	FILE *f = fopen(BENCH_COUNTERS_FILE, "r");
+
+	if (!f)
+		return -errno;
+	while (fscanf(f, "%31s %lld", key, &v) == 2) {
+		if (!strcmp(key, name)) {
+			fclose(f);
+			return v;
+		}
+	}
+	fclose(f);
+	return -ENOENT;
 }
 
 static inline int bench_cmp_double(const void *a, const void *b)

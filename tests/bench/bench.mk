@@ -15,6 +15,7 @@ ifeq ($(ROOT),)
 $(error ROOT is not set; run make -f tests/bench/bench.mk ROOT=<repo root>)
 endif
 
+include $(ROOT)/scripts/quiet.mk
 B	:= $(ROOT)/build
 BIN	:= $(B)/tests/bin
 DATA	:= $(BIN)/hornet-data
@@ -46,8 +47,9 @@ all: $(BIN)/hornet_verify_bench $(BIN)/nicdiag_load_bench $(DATA)/build.der \
 $(BIN)/hornet_verify_bench: $(ROOT)/tests/bench/hornet_verify_bench.c \
 		$(ROOT)/tests/vm/guest/hornet/blob_map.h $(ROOT)/tests/bench/bench.h \
 		$(ROOT)/tests/bench/bench.mk
+	$(call say,CC,$(@F))
 	@mkdir -p $(@D)
-	gcc $(CFLAGS) -static -o $@ $<
+	$(Q)gcc $(CFLAGS) -static -o $@ $<
 
 # Rebuilt when the header, or which header, changes.
 $(GEN)/lskel: FORCE
@@ -57,27 +59,31 @@ $(GEN)/lskel: FORCE
 
 $(BIN)/nicdiag_load_bench: $(ROOT)/tests/bench/nicdiag_load_bench.c $(NICDIAG_HEADER) \
 		$(GEN)/lskel $(ROOT)/tests/bench/bench.h $(ROOT)/tests/bench/bench.mk
+	$(call say,CC,$(@F))
 	@mkdir -p $(@D)
-	gcc $(LSKEL_CFLAGS) -static -o $@ $<
+	$(Q)gcc $(LSKEL_CFLAGS) -static -o $@ $<
 
 $(GEN)/bench-%.bin: $(BIN)/hornet_verify_bench
+	$(call say,GEN,$(@F))
 	@mkdir -p $(@D)
-	$(BIN)/hornet_verify_bench payload $* $@
+	$(Q)$(BIN)/hornet_verify_bench payload $* $@
 
 $(DATA)/bench-%.p7s: $(GEN)/bench-%.bin $(KEYS)/build.crt $(KEYS)/build.key
+	$(call say,SIGN,$(@F))
 	@mkdir -p $(@D)
-	openssl cms -sign -binary -noattr -nosmimecap -nocerts -outform DER \
+	$(Q)openssl cms -sign -binary -noattr -nosmimecap -nocerts -outform DER \
 		-md sha256 -signer $(KEYS)/build.crt -inkey $(KEYS)/build.key \
 		-in $< -out $@.tmp
-	mv $@.tmp $@
+	$(Q)mv $@.tmp $@
 
 # With no signed attributes the SignerInfo's signature is PKCS#1 v1.5 over
 # the payload's digest, which is deterministic: the same bytes as in the
 # .p7s, and the run fails if the kernel disagrees.
 $(DATA)/bench-%.rsa: $(GEN)/bench-%.bin $(KEYS)/build.key
+	$(call say,SIGN,$(@F))
 	@mkdir -p $(@D)
-	openssl dgst -sha256 -sign $(KEYS)/build.key -out $@.tmp $<
-	mv $@.tmp $@
+	$(Q)openssl dgst -sha256 -sign $(KEYS)/build.key -out $@.tmp $<
+	$(Q)mv $@.tmp $@
 
 $(KEYS)/build.crt $(KEYS)/build.key:
 	@echo "bench.mk: $@ is missing; run 'make keys' first" >&2; exit 1

@@ -204,6 +204,7 @@ static int cmd_run(size_t size, const char *sig_path, const char *cert_path,
 				   .salg_name = "sha256" };
 	uint8_t *blob = make_blob(size), digest[32];
 	double m_on, m_off, m_sha, m_chk;
+	long long verified;
 	long sig_len, raw_len, key;
 	int i, tfm;
 
@@ -222,6 +223,15 @@ static int cmd_run(size_t size, const char *sig_path, const char *cert_path,
 	timed_load(blob, size, sig, sig_len);
 	timed_sha256(tfm, blob, size, digest);
 	timed_sigchk(key, digest, raw, raw_len);
+	/*
+	 * Each timed enforce-mode load must have been verified: a shortcut
+	 * that skipped the check would read as a speed-up.
+	 */
+	verified = bench_counter("verified");
+	if (verified < 0) {
+		errno = (int)-verified;
+		die(BENCH_COUNTERS_FILE);
+	}
 	for (i = 0; i < rounds; i++) {
 		set_mode("enforce");
 		on[i] = timed_load(blob, size, sig, sig_len);
@@ -231,6 +241,11 @@ static int cmd_run(size_t size, const char *sig_path, const char *cert_path,
 		chk[i] = timed_sigchk(key, digest, raw, raw_len);
 	}
 	set_mode("audit");
+	if (bench_counter("verified") != verified + rounds) {
+		fprintf(stderr, "hornet_verify_bench: %d enforce-mode loads timed, but Hornet's verified counter went from %lld to %lld\n",
+			rounds, verified, bench_counter("verified"));
+		exit(1);
+	}
 	m_on = bench_median(on, rounds);
 	m_off = bench_median(off, rounds);
 	m_sha = bench_median(sha, rounds);

@@ -11,7 +11,8 @@
  * form; the state records run from seq=1, before any load, each in the
  * policy's mode and within its keyrings (and, when the policy wants the
  * lock, end locked with nothing after a locked one); and every admitted
- * load is verified, by an accepted signer, through an accepted keyring.
+ * load is verified, by an accepted signer (and, when the policy names its
+ * key, by that key, in a version 2 record), through an accepted keyring.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -30,6 +31,7 @@
 #define CHECK(cond) do { if (!(cond)) abort(); } while (0)
 #define HORNET_PCR 8
 #define SIGNER "8f1a2b3c4d5e6f708192a3b4c5d6e7f801234567"
+#define SIGNER_KEY "5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f"
 
 static const unsigned char nonce[16] = "hornet-fuzz-0001";
 static EVP_PKEY *ak;
@@ -236,7 +238,8 @@ static bool buffer_digest_ok(const unsigned char *dng, size_t dng_len, const uns
 }
 
 /* What a passing verdict promises, read again from the list. */
-static void reread(const unsigned char *list, size_t len, int allowed_kr, bool need_lock)
+static void reread(const unsigned char *list, size_t len, int allowed_kr, bool need_lock,
+		   bool need_key)
 {
 	static const unsigned char zero[32];
 	const unsigned char *q = list, *end = list + len, *f[3];
@@ -245,8 +248,8 @@ static void reread(const unsigned char *list, size_t len, int allowed_kr, bool n
 	uint32_t fl[3];
 	struct entry e;
 	char rec[512], mode[16], kr[64], verdict[40], tag[24], payload[80], skid[140],
-		keyring[16], again[512];
-	int locked, allowed, n;
+		spki[80], keyring[16], again[512];
+	int locked, allowed, n, version;
 
 	while ((q = next_entry(q, end, &e))) {
 		if (e.pcr != HORNET_PCR)
@@ -278,16 +281,27 @@ static void reread(const unsigned char *list, size_t len, int allowed_kr, bool n
 		}
 		CHECK(fl[1] == 12 && !memcmp(f[1], "hornet-load", 12));
 		CHECK(have_state);
-		n = sscanf(rec, "version=1 mode=%15s verdict=%39s allowed=%d tag=%23s payload=%79s skid=%139s keyring=%15s",
-			   mode, verdict, &allowed, tag, payload, skid, keyring);
-		CHECK(n == 7);
-		snprintf(again, sizeof(again), "version=1 mode=%s verdict=%s allowed=%d tag=%s payload=%s skid=%s keyring=%s",
-			 mode, verdict, allowed, tag, payload, skid, keyring);
+		version = !strncmp(rec, "version=2 ", 10) ? 2 : 1;
+		if (version == 2) {
+			n = sscanf(rec, "version=2 mode=%15s verdict=%39s allowed=%d tag=%23s payload=%79s skid=%139s spki=%79s keyring=%15s",
+				   mode, verdict, &allowed, tag, payload, skid, spki, keyring);
+			CHECK(n == 8);
+			snprintf(again, sizeof(again), "version=2 mode=%s verdict=%s allowed=%d tag=%s payload=%s skid=%s spki=%s keyring=%s",
+				 mode, verdict, allowed, tag, payload, skid, spki, keyring);
+		} else {
+			n = sscanf(rec, "version=1 mode=%15s verdict=%39s allowed=%d tag=%23s payload=%79s skid=%139s keyring=%15s",
+				   mode, verdict, &allowed, tag, payload, skid, keyring);
+			CHECK(n == 7);
+			snprintf(again, sizeof(again), "version=1 mode=%s verdict=%s allowed=%d tag=%s payload=%s skid=%s keyring=%s",
+				 mode, verdict, allowed, tag, payload, skid, keyring);
+			strcpy(spki, "-");
+		}
 		CHECK(!strcmp(again, rec));
 		CHECK(allowed == 0 || allowed == 1);
 		if (!allowed)
 			continue;
 		CHECK(!strcmp(verdict, "ok") && !strcmp(skid, SIGNER));
+		CHECK(!need_key || (version == 2 && !strcmp(spki, SIGNER_KEY)));
 		CHECK(keyring_bits(keyring) > 0 && !(keyring_bits(keyring) & ~allowed_kr));
 	}
 	CHECK(have_state);
@@ -299,6 +313,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static char (*signers)[2 * HA_SKID_MAX + 1];
+	static char (*signer_keys)[65];
 	struct ha_policy pol;
 	struct ha_verify_input in;
 	struct ha_buf bundle;
@@ -312,11 +327,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		signers = calloc(1, sizeof(*signers));
 		CHECK(signers);
 		strcpy(signers[0], SIGNER);
+		signer_keys = calloc(1, sizeof(*signer_keys));
+		CHECK(signer_keys);
+		strcpy(signer_keys[0], SIGNER_KEY);
 	}
-	/* Byte 0: bit 0 the lock is required, bit 1 user keyrings are accepted. */
+	/*
+	 * Byte 0: bit 0 the lock is required, bit 1 user keyrings are
+	 * accepted, bit 2 the signer's key is named too.
+	 */
 	memset(&pol, 0, sizeof(pol));
 	pol.signers = signers;
 	pol.nsigners = 1;
+	pol.signer_keys = signer_keys;
+	pol.nsigner_keys = data[0] & 4 ? 1 : 0;
 	strcpy(pol.mode, "enforce");
 	pol.keyrings = HA_KR_BUILTIN | HA_KR_SECONDARY | (data[0] & 2 ? HA_KR_USER : 0);
 	pol.require_lock = data[0] & 1;
@@ -340,6 +363,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fclose(devnull);
 	free(bundle.p);
 	if (!n)
-		reread(data + 1, size - 1, (int)pol.keyrings, pol.require_lock);
+		reread(data + 1, size - 1, (int)pol.keyrings, pol.require_lock,
+		       pol.nsigner_keys != 0);
 	return 0;
 }

@@ -37,6 +37,13 @@ seed user 02 "$tmp/spec-user"
 seed user-refused 00 "$tmp/spec-user"
 seed off 00 "$tmp/spec-off"
 seed renamed 00 "$tmp/spec" --template 3:ima-bux
+KEY=5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f
+sed "s/version=1 \(mode=enforce verdict=ok .*skid=$SKID\) keyring/version=2 \1 spki=$KEY keyring/" \
+	"$tmp/spec" >"$tmp/spec-key"
+sed "s/spki=$KEY/spki=${KEY/5ab1/5ab2}/" "$tmp/spec-key" >"$tmp/spec-otherkey"
+seed key 04 "$tmp/spec-key"
+seed key-v1 04 "$tmp/spec"
+seed key-other 04 "$tmp/spec-otherkey"
 
 # reasons SEED: how many reasons verify gives SEED.
 reasons() {
@@ -48,6 +55,9 @@ expect_eq "the passing list, lock required" "$(reasons good-lock)" 0
 expect_eq "user keyrings accepted" "$(reasons user)" 0
 expect_eq "user keyrings refused" "$(reasons user-refused)" 2
 expect_eq "a spell in off" "$(reasons off)" 1
+expect_eq "the signer's key named, and in the record" "$(reasons key)" 0
+expect_eq "the signer's key named, a version 1 record" "$(reasons key-v1)" 1
+expect_eq "the signer's key named, another key in the record" "$(reasons key-other)" 1
 expect_eq "a renamed template" "$(reasons renamed)" 1
 
 fuzz "$F" "${HA_FUZZ_SECONDS:-60}" -max_len=4096 "$FUZZ_BUILD/ha-corpus" "$seeds"

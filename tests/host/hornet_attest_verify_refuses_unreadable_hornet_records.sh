@@ -20,8 +20,8 @@ variant() {
 	quote "h$n" "$tmp/bundle$n"
 	expect_verify 1 "$1" --ak "$tmp/h$n.ak.pem" --nonce "$NONCE" --policy "$tmp/policy" "$tmp/bundle$n"
 }
-variant "hornet-attest: measurement list entry 3: hornet-load record does not parse: version 2 is not supported" \
-	's/hornet-load version=1 mode=enforce verdict=ok/hornet-load version=2 mode=enforce verdict=ok/'
+variant "hornet-attest: measurement list entry 3: hornet-load record does not parse: version 3 is not supported" \
+	's/hornet-load version=1 mode=enforce verdict=ok/hornet-load version=3 mode=enforce verdict=ok/'
 variant "hornet-attest: measurement list entry 2: hornet-state record does not parse: expected 'mode=' at column 17" \
 	's/seq=1 mode=enforce/seq=1  mode=enforce/'
 variant "hornet-attest: measurement list entry 3: hornet-load record does not parse: bad tag '0123456789ABCDEF'" \

@@ -23,6 +23,7 @@
 
 ROOT ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../..)
 SRC := $(ROOT)/tests/vm/guest/hornet
+include $(ROOT)/scripts/quiet.mk
 B := $(ROOT)/build
 BIN := $(B)/tests/bin
 GEN := $(B)/tests/hornet
@@ -81,13 +82,14 @@ all: $(addprefix $(BIN)/,$(PROGS)) \
 	$(patsubst %,$(DATA)/%.p7s,$(SIGS)) \
 	$(patsubst %,$(DATA)/%.der,$(CERTS)) \
 	$(patsubst %,$(DATA)/%.skid,$(CERTS)) \
+	$(patsubst %,$(DATA)/%.spki,$(CERTS)) \
 	$(DATA)/payload.bin $(DATA)/seal-extra-map.p7s \
 	$(DATA)/attack-loader.p7s $(DATA)/attack-writer.p7s $(DATA)/attack-dummy.p7s \
 	$(DATA)/attack-spawner.p7s \
 	$(DATA)/revoked.sig $(DATA)/payload.sha256
 
 $(BIN) $(GEN) $(DATA):
-	mkdir -p $@
+	$(Q)mkdir -p $@
 
 # A change of flags (new kernel headers with the signature fields) rebuilds.
 $(GEN)/cflags: FORCE | $(GEN)
@@ -95,80 +97,104 @@ $(GEN)/cflags: FORCE | $(GEN)
 		echo '$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS)' >$@
 
 $(GEN)/%.o: $(SRC)/%.c $(HEADERS) $(UAPI_DEP) $(GEN)/cflags | $(GEN)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(call say,CC,$(@F))
+	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BIN)/hornet_load: $(GEN)/hornet_load.o $(GEN)/sha1.o | $(BIN)
-	$(CC) $(LDFLAGS) -pthread -o $@ $^
+	$(call say,LD,$(@F))
+	$(Q)$(CC) $(LDFLAGS) -pthread -o $@ $^
 
 $(BIN)/hornet_keyctl: $(GEN)/hornet_keyctl.o | $(BIN)
-	$(CC) $(LDFLAGS) -o $@ $^ -lkeyutils
+	$(call say,LD,$(@F))
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^ -lkeyutils
 
 $(BIN)/%: $(GEN)/%.o | $(BIN)
-	$(CC) $(LDFLAGS) -o $@ $^
+	$(call say,LD,$(@F))
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
 # --- keys and signatures --------------------------------------------------
 
 $(KEY_FILES) &: $(ROOT)/keys/mkkeys $(ROOT)/keys/ca.genkey $(ROOT)/keys/signing.genkey
-	$(ROOT)/keys/mkkeys
+	$(call say,KEYS,build/keys)
+	$(Q)$(ROOT)/keys/mkkeys
 
 $(GEN)/payload.bin: $(BIN)/hornet_load | $(GEN)
-	$(BIN)/hornet_load payload $@
+	$(call say,GEN,$(@F))
+	$(Q)$(BIN)/hornet_load payload $@
 
 # Sign, then check on the host that the signature covers the payload, so a
 # broken signing step fails here and not as a puzzling kernel verdict.
 $(GEN)/%.p7s: $(GEN)/payload.bin $(KEY_FILES)
-	$(OPENSSL) cms -sign -binary -outform DER -in $< -out $@.tmp \
+	$(call say,SIGN,$(@F))
+	$(Q)$(OPENSSL) cms -sign -binary -outform DER -in $< -out $@.tmp \
 		-md $(call sig_md,$*) $(call sig_opts,$*) \
 		$(foreach s,$(call sig_signers,$*),-signer $(KEYS)/$(s).crt -inkey $(KEYS)/$(s).key)
-	cat $(foreach s,$(call sig_signers,$*),$(KEYS)/$(s).crt) >$@.certs
-	$(OPENSSL) cms -verify -binary -inform DER -in $@.tmp -content $< \
+	$(Q)cat $(foreach s,$(call sig_signers,$*),$(KEYS)/$(s).crt) >$@.certs
+	$(Q)$(OPENSSL) cms -verify -binary -inform DER -in $@.tmp -content $< \
 		-noverify -certfile $@.certs -out /dev/null 2>/dev/null
-	rm -f $@.certs
-	mv $@.tmp $@
+	$(Q)rm -f $@.certs
+	$(Q)mv $@.tmp $@
 
 # hornet_seal's payload, signed correctly by the build key: what makes it
 # bad is the map the program binds at load time, not the signature.
 $(GEN)/seal-payload.bin: $(BIN)/hornet_seal | $(GEN)
-	$(BIN)/hornet_seal payload $@
+	$(call say,GEN,$(@F))
+	$(Q)$(BIN)/hornet_seal payload $@
 
 $(DATA)/seal-extra-map.p7s: $(GEN)/seal-payload.bin $(KEY_FILES) | $(DATA)
-	$(OPENSSL) cms -sign -binary -outform DER -in $< -out $@.tmp \
+	$(call say,SIGN,$(@F))
+	$(Q)$(OPENSSL) cms -sign -binary -outform DER -in $< -out $@.tmp \
 		-md sha256 -nocerts -noattr -signer $(KEYS)/build.crt -inkey $(KEYS)/build.key
-	mv $@.tmp $@
+	$(Q)mv $@.tmp $@
 
 # hornet_attack's four programs, each signed by the build key.
 $(GEN)/attack-%.bin: $(BIN)/hornet_attack | $(GEN)
-	$(BIN)/hornet_attack payload-$* $@
+	$(call say,GEN,$(@F))
+	$(Q)$(BIN)/hornet_attack payload-$* $@
 
 $(DATA)/attack-%.p7s: $(GEN)/attack-%.bin $(KEY_FILES) | $(DATA)
-	$(OPENSSL) cms -sign -binary -outform DER -in $< -out $@.tmp \
+	$(call say,SIGN,$(@F))
+	$(Q)$(OPENSSL) cms -sign -binary -outform DER -in $< -out $@.tmp \
 		-md sha256 -nocerts -noattr -signer $(KEYS)/build.crt -inkey $(KEYS)/build.key
-	mv $@.tmp $@
+	$(Q)mv $@.tmp $@
 
 # The control of hornet_revoked_key_rejected: the revoked key's signature
 # over the payload, raw, and the payload's SHA-256, for hornet_pkey_verify.
 $(DATA)/revoked.sig: $(GEN)/revoked.p7s $(ROOT)/tests/vm/raw-signature | $(DATA)
-	$(ROOT)/tests/vm/raw-signature $< $@
+	$(call say,GEN,$(@F))
+	$(Q)$(ROOT)/tests/vm/raw-signature $< $@
 $(DATA)/payload.sha256: $(GEN)/payload.bin | $(DATA)
-	$(OPENSSL) dgst -sha256 -binary $< >$@.tmp
-	mv $@.tmp $@
+	$(call say,GEN,$(@F))
+	$(Q)$(OPENSSL) dgst -sha256 -binary $< >$@.tmp
+	$(Q)mv $@.tmp $@
 
 $(DATA)/%.p7s: $(GEN)/%.p7s | $(DATA)
-	cp $< $@
+	$(Q)cp $< $@
 
 $(DATA)/payload.bin: $(GEN)/payload.bin | $(DATA)
-	cp $< $@
+	$(Q)cp $< $@
 
 $(DATA)/%.der: $(KEYS)/%.der | $(DATA)
-	cp $< $@
+	$(Q)cp $< $@
 
 # The subject key id in lower-case hex, which the kernel puts in the
 # description of an X.509 key.
 $(DATA)/%.skid: $(KEYS)/%.crt | $(DATA)
-	$(OPENSSL) x509 -in $< -noout -ext subjectKeyIdentifier | \
+	$(call say,GEN,$(@F))
+	$(Q)$(OPENSSL) x509 -in $< -noout -ext subjectKeyIdentifier | \
 		sed -n '2{s/[[:space:]:]//g;y/ABCDEF/abcdef/;p}' >$@.tmp
-	test -s $@.tmp
-	mv $@.tmp $@
+	$(Q)test -s $@.tmp
+	$(Q)mv $@.tmp $@
+
+# The SHA-256 of the certificate's DER SubjectPublicKeyInfo, lower-case
+# hex, which Hornet's load record names as spki=; computed by OpenSSL, not
+# by the kernel, so that the cases compare the two.
+$(DATA)/%.spki: $(KEYS)/%.crt | $(DATA)
+	$(call say,GEN,$(@F))
+	$(Q)$(OPENSSL) x509 -in $< -noout -pubkey | $(OPENSSL) pkey -pubin -outform DER | \
+		sha256sum | cut -d' ' -f1 >$@.tmp
+	$(Q)grep -qxE '[0-9a-f]{64}' $@.tmp
+	$(Q)mv $@.tmp $@
 
 .PHONY: FORCE
 FORCE:

@@ -34,6 +34,7 @@ ifeq ($(ROOT),)
 $(error ROOT is not set; run make -f tests/vm/lskel.mk ROOT=<repo root>)
 endif
 
+include $(ROOT)/scripts/quiet.mk
 B	:= $(ROOT)/build
 SRC	:= $(ROOT)/tests/vm
 OUT	:= $(B)/tests/lskel
@@ -113,9 +114,10 @@ $(OUT)/tools: FORCE | $(OUT)
 
 # Upstream's loader: it copies .rodata from the skeleton's memory.
 $(OUT)/lskel_probe-plain.lskel.h: $(OUT)/lskel_probe.bpf.o $(BPFTOOL) $(MK) $(OUT)/tools
-	$(BPFTOOL) gen skeleton -L $< name lskel_probe >$@.tmp
-	! grep -q 'lskel-sign: begin' $@.tmp
-	mv $@.tmp $@
+	$(call say,LSKEL,$(@F))
+	$(Q)$(BPFTOOL) gen skeleton -L $< name lskel_probe >$@.tmp
+	$(Q)! grep -q 'lskel-sign: begin' $@.tmp
+	$(Q)mv $@.tmp $@
 
 # A signed variant: sign a copy of the -S header, check that it carries
 # the keyring id asked for and that it verifies offline for each signer,
@@ -124,25 +126,26 @@ $(OUT)/lskel_probe-plain.lskel.h: $(OUT)/lskel_probe.bpf.o $(BPFTOOL) $(MK) $(OU
 $(SIGNED:%=$(OUT)/lskel_probe-%.lskel.h): $(OUT)/lskel_probe-%.lskel.h: \
 		$(OUT)/lskel_probe-unsigned.lskel.h $(LSKEL_SIGN) $(KEY_FILES) $(TAMPER) $(MK) \
 		$(OUT)/tools
-	rm -f $@
-	cp $< $@.tmp
-	$(LSKEL_SIGN) $(call first_opts,$*) $@.tmp
-	$(if $(call later_signers,$*),$(foreach s,$(call later_signers,$*),$(LSKEL_SIGN) \
-		--add-signer $(call signer_opts,$(s)) $(call keyring_opt,$*) $@.tmp && ) true)
-	grep -Eq '^[[:space:]]*opts\.keyring_id = $(or $(KEYRING.$*),0);$$' $@.tmp
-	for s in $(SIGNERS.$*); do \
+	$(call say,SIGN,$(@F))
+	$(Q)rm -f $@
+	$(Q)cp $< $@.tmp
+	$(Q)$(LSKEL_SIGN) $(call first_opts,$*) $@.tmp $(QOUT)
+	$(Q)$(if $(call later_signers,$*),$(foreach s,$(call later_signers,$*),$(LSKEL_SIGN) \
+		--add-signer $(call signer_opts,$(s)) $(call keyring_opt,$*) $@.tmp $(QOUT) && ) true)
+	$(Q)grep -Eq '^[[:space:]]*opts\.keyring_id = $(or $(KEYRING.$*),0);$$' $@.tmp
+	$(Q)for s in $(SIGNERS.$*); do \
 		$(LSKEL_SIGN) --verify --cert $(KEYS)/$$s.crt $@.tmp >/dev/null || exit 1; \
 	done
-	$(if $(TAMPERED.$*),$(call tamper,$@.tmp))
-	mv $@.tmp $@
+	$(Q)$(if $(TAMPERED.$*),$(call tamper,$@.tmp))
+	$(Q)mv $@.tmp $@
 
 # tamper FILE: change FILE's blob, and check the change.
 define tamper
 mv $(1) $(1).signed; \
-	$(TAMPER) $(MAGIC) $(1).signed $(1) && \
+	$(TAMPER) $(MAGIC) $(1).signed $(1) $(QOUT) && \
 	! $(LSKEL_SIGN) --verify --cert $(KEYS)/build.crt $(1) >/dev/null 2>&1 && \
-	$(LSKEL_SIGN) --extract-payload $(1).p0 --detach $(1).s0 $(1).signed && \
-	$(LSKEL_SIGN) --extract-payload $(1).p1 --detach $(1).s1 $(1) && \
+	$(LSKEL_SIGN) --extract-payload $(1).p0 --detach $(1).s0 $(1).signed $(QOUT) && \
+	$(LSKEL_SIGN) --extract-payload $(1).p1 --detach $(1).s1 $(1) $(QOUT) && \
 	test "$$(cmp -l $(1).p0 $(1).p1 | wc -l)" = 1 && \
 	cmp -s $(1).s0 $(1).s1 && \
 	test "$$(cmp -l $(1).signed $(1) | wc -l)" = 1; \
@@ -153,10 +156,12 @@ endef
 $(VARIANTS:%=$(OUT)/lskel_probe-%.o): $(OUT)/lskel_probe-%.o: \
 		$(SRC)/guest/lskel/lskel_probe.c $(OUT)/lskel_probe-%.lskel.h $(MK) $(OUT)/tools \
 		| $(KDEPS)
-	$(CC) $(CFLAGS) -DLSKEL_PROBE_HEADER='"lskel_probe-$*.lskel.h"' -MD -MP -c $< -o $@
+	$(call say,CC,$(@F))
+	$(Q)$(CC) $(CFLAGS) -DLSKEL_PROBE_HEADER='"lskel_probe-$*.lskel.h"' -MD -MP -c $< -o $@
 
 $(VARIANTS:%=$(BIN)/lskel_probe-%): $(BIN)/lskel_probe-%: $(OUT)/lskel_probe-%.o | $(BIN)
-	$(CC) $(LDFLAGS) -o $@ $<
+	$(call say,LD,$(@F))
+	$(Q)$(CC) $(LDFLAGS) -o $@ $<
 
 # Every program here has an object and a -S header ("the loader meant to
 # be signed"), its signature block still empty. lskel_probe's signed
@@ -167,52 +172,61 @@ SIGNED_PROGS := lskel_slow seed_syscall
 
 $(SKELS:%=$(OUT)/%.bpf.o): $(OUT)/%.bpf.o: $(SRC)/progs/%.bpf.c $(MK) $(OUT)/tools \
 		| $(KDEPS)
-	$(CLANG) $(BPF_CFLAGS) -MD -MP -c $< -o $@
+	$(call say,CLANG,$(@F))
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MD -MP -c $< -o $@
 
 $(SKELS:%=$(OUT)/%-unsigned.lskel.h): $(OUT)/%-unsigned.lskel.h: $(OUT)/%.bpf.o \
 		$(BPFTOOL) $(MK) $(OUT)/tools
-	$(BPFTOOL) gen skeleton -S $< name $* >$@.tmp
-	grep -q 'lskel-sign: begin' $@.tmp
-	mv $@.tmp $@
+	$(call say,LSKEL,$(@F))
+	$(Q)$(BPFTOOL) gen skeleton -S $< name $* >$@.tmp
+	$(Q)grep -q 'lskel-sign: begin' $@.tmp
+	$(Q)mv $@.tmp $@
 
 $(SIGNED_PROGS:%=$(OUT)/%-build.lskel.h): $(OUT)/%-build.lskel.h: $(OUT)/%-unsigned.lskel.h \
 		$(LSKEL_SIGN) $(KEYS)/build.pem $(KEYS)/build.crt $(MK) $(OUT)/tools
-	cp $< $@.tmp
-	$(LSKEL_SIGN) --key $(KEYS)/build.pem $@.tmp
-	$(LSKEL_SIGN) --verify --cert $(KEYS)/build.crt $@.tmp >/dev/null
-	mv $@.tmp $@
+	$(call say,SIGN,$(@F))
+	$(Q)cp $< $@.tmp
+	$(Q)$(LSKEL_SIGN) --key $(KEYS)/build.pem $@.tmp $(QOUT)
+	$(Q)$(LSKEL_SIGN) --verify --cert $(KEYS)/build.crt $@.tmp >/dev/null
+	$(Q)mv $@.tmp $@
 
 $(OUT)/lskel_race-%.o: $(SRC)/guest/lskel/lskel_race.c $(OUT)/lskel_slow-%.lskel.h \
 		$(MK) $(OUT)/tools | $(KDEPS)
-	$(CC) $(CFLAGS) -DLSKEL_RACE_HEADER='"lskel_slow-$*.lskel.h"' -MD -MP -c $< -o $@
+	$(call say,CC,$(@F))
+	$(Q)$(CC) $(CFLAGS) -DLSKEL_RACE_HEADER='"lskel_slow-$*.lskel.h"' -MD -MP -c $< -o $@
 
 $(BIN)/lskel_race-%: $(OUT)/lskel_race-%.o | $(BIN)
-	$(CC) $(LDFLAGS) -pthread -o $@ $<
+	$(call say,LD,$(@F))
+	$(Q)$(CC) $(LDFLAGS) -pthread -o $@ $<
 
 $(OUT)/lskel_twice.o: $(SRC)/guest/lskel/lskel_twice.c $(OUT)/seed_syscall-build.lskel.h \
 		$(MK) $(OUT)/tools | $(KDEPS)
-	$(CC) $(CFLAGS) -MD -MP -c $< -o $@
+	$(call say,CC,$(@F))
+	$(Q)$(CC) $(CFLAGS) -MD -MP -c $< -o $@
 
 $(BIN)/lskel_twice: $(OUT)/lskel_twice.o | $(BIN)
-	$(CC) $(LDFLAGS) -o $@ $<
+	$(call say,LD,$(@F))
+	$(Q)$(CC) $(LDFLAGS) -o $@ $<
 
 # The control of lskel_revoked_key_refused_ekeyrejected: the revoked
 # header's signature, raw, and the SHA-256 of its payload, for
 # hornet_pkey_verify in the guest.
 $(BIN)/lskel-data/revoked.sig: $(OUT)/lskel_probe-revoked.lskel.h $(LSKEL_SIGN) \
 		$(SRC)/raw-signature | $(BIN)/lskel-data
-	$(LSKEL_SIGN) --detach $@.p7s $< >/dev/null
-	$(SRC)/raw-signature $@.p7s $@
-	rm -f $@.p7s
+	$(call say,GEN,$(@F))
+	$(Q)$(LSKEL_SIGN) --detach $@.p7s $< >/dev/null
+	$(Q)$(SRC)/raw-signature $@.p7s $@
+	$(Q)rm -f $@.p7s
 
 $(BIN)/lskel-data/revoked.sha256: $(OUT)/lskel_probe-revoked.lskel.h $(LSKEL_SIGN) | $(BIN)/lskel-data
-	$(LSKEL_SIGN) --extract-payload $@.payload $< >/dev/null
-	openssl dgst -sha256 -binary $@.payload >$@.tmp
-	rm -f $@.payload
-	mv $@.tmp $@
+	$(call say,GEN,$(@F))
+	$(Q)$(LSKEL_SIGN) --extract-payload $@.payload $< >/dev/null
+	$(Q)openssl dgst -sha256 -binary $@.payload >$@.tmp
+	$(Q)rm -f $@.payload
+	$(Q)mv $@.tmp $@
 
 $(OUT) $(BIN) $(BIN)/lskel-data:
-	mkdir -p $@
+	$(Q)mkdir -p $@
 
 # What other steps build; say which, rather than fail obscurely.
 $(BPFTOOL) $(KDEPS):

@@ -9,6 +9,8 @@ ifeq ($(ROOT),)
 $(error ROOT is not set; run make -f tests/vm/tests.mk ROOT=<repo root>)
 endif
 
+include $(ROOT)/scripts/quiet.mk
+
 B	:= $(ROOT)/build
 SRC	:= $(ROOT)/tests/vm
 OBJ	:= $(B)/tests/obj
@@ -33,7 +35,7 @@ LDFLAGS := -static
 
 # name: the programs; name_OBJS: what each links besides its own object.
 PROGS := seed_syscall seed_btf seed_fd_array seed_xdp vethpair nicdiag_traffic \
-	klogcat
+	klogcat bpf_idle
 seed_syscall_OBJS := tlib.o
 seed_btf_OBJS := tlib.o
 seed_fd_array_OBJS := tlib.o
@@ -50,24 +52,28 @@ all: $(addprefix $(BIN)/,$(PROGS))
 KDEPS := $(UAPI)/linux/bpf.h $(LIBBPF)/include/bpf/bpf_helpers.h
 
 $(OBJ)/progs/%.bpf.o: $(SRC)/progs/%.bpf.c $(SRC)/tests.mk | $(OBJ)/progs $(KDEPS)
-	$(CLANG) $(BPF_CFLAGS) -MD -MP -c $< -o $@
+	$(call say,CLANG,$(@F))
+	$(Q)$(CLANG) $(BPF_CFLAGS) -MD -MP -c $< -o $@
 
 # A skeleton depends on bpftool too: a patched gen_loader changes it.
 $(OBJ)/progs/%.lskel.h: $(OBJ)/progs/%.bpf.o $(BPFTOOL)
-	$(BPFTOOL) gen skeleton -L $< name $* >$@.tmp
-	mv $@.tmp $@
+	$(call say,LSKEL,$(@F))
+	$(Q)$(BPFTOOL) gen skeleton -L $< name $* >$@.tmp
+	$(Q)mv $@.tmp $@
 
 $(foreach p,$(LSKELS),$(eval $(OBJ)/guest/$(p).o: $(OBJ)/progs/$(p).lskel.h))
 
 $(OBJ)/guest/%.o: $(SRC)/guest/%.c $(SRC)/tests.mk | $(OBJ)/guest $(KDEPS)
-	$(CC) $(CFLAGS) -MD -MP -c $< -o $@
+	$(call say,CC,$(@F))
+	$(Q)$(CC) $(CFLAGS) -MD -MP -c $< -o $@
 
 .SECONDEXPANSION:
 $(BIN)/%: $(OBJ)/guest/%.o $$(addprefix $(OBJ)/guest/,$$($$*_OBJS)) | $(BIN)
-	$(CC) $(LDFLAGS) -o $@ $^
+	$(call say,LD,$(@F))
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
 
 $(OBJ)/progs $(OBJ)/guest $(BIN):
-	mkdir -p $@
+	$(Q)mkdir -p $@
 
 # What scripts/build-kernel makes; say so rather than fail obscurely.
 $(BPFTOOL) $(KDEPS):

@@ -131,6 +131,7 @@ struct ha_load_record {
 	char tag[17];
 	char payload[65];		/* or "-" */
 	char skid[2 * HA_SKID_MAX + 1];	/* lowercase hex, or "-" */
+	char spki[65];			/* lowercase hex, or "-" (and in version 1) */
 	char keyring[10];		/* builtin ... user, or "-" */
 };
 
@@ -154,6 +155,8 @@ int ha_keyring_bit(const char *name);
 struct ha_policy {
 	char (*signers)[2 * HA_SKID_MAX + 1];	/* lowercase */
 	size_t nsigners;
+	char (*signer_keys)[65];		/* SPKI SHA-256, lowercase */
+	size_t nsigner_keys;
 	char mode[8];
 	bool tolerate_unverified;
 	unsigned keyrings;		/* enum ha_keyring bits; builtin,secondary */
@@ -162,7 +165,8 @@ struct ha_policy {
 
 int ha_policy_load(const char *path, struct ha_policy *p, struct ha_err *e);
 void ha_policy_free(struct ha_policy *p);
-bool ha_policy_accepts_signer(const struct ha_policy *p, const char *skid);
+/* Whether a verified load's signer, by key id and key hash, is accepted. */
+bool ha_policy_accepts_signer(const struct ha_policy *p, const char *skid, const char *spki);
 
 /* --- ak.c --- */
 /* The attestation key's template: a restricted ECDSA P-256/SHA-256 key. */

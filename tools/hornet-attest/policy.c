@@ -2,7 +2,11 @@
 /*
  * The verifier's policy: one directive a line, '#' starts a comment.
  *
- *   signer HEX                  an accepted subject key id (one or more)
+ *   signer HEX                  an accepted subject key id
+ *   signer-key HEX              an accepted signer's key: the SHA-256 of its
+ *                               DER SubjectPublicKeyInfo (at least one of
+ *                               the two kinds; a load must match every kind
+ *                               the policy names)
  *   mode off|audit|enforce      the mode every state record must show (once)
  *   unverified refuse|tolerate  admitted unverified loads fail the host
  *                               (refuse, the default) or do not
@@ -67,6 +71,21 @@ static int directive(struct ha_policy *p, char *line, const char *path, unsigned
 			return ha_fail(e, "out of memory");
 		p->signers = ns;
 		strcpy(p->signers[p->nsigners++], arg);
+	} else if (!strcmp(kw, "signer-key")) {
+		len = strlen(arg);
+		if (len != 64)
+			return ha_fail(e, "%s:%u: signer-key '%s' is not a SHA-256 in hex", path, lineno, arg);
+		for (i = 0; i < len; i++) {
+			if (!isxdigit((unsigned char)arg[i]))
+				return ha_fail(e, "%s:%u: signer-key '%s' is not a SHA-256 in hex",
+					       path, lineno, arg);
+			arg[i] = (char)tolower((unsigned char)arg[i]);
+		}
+		ns = realloc(p->signer_keys, (p->nsigner_keys + 1) * sizeof(*p->signer_keys));
+		if (!ns)
+			return ha_fail(e, "out of memory");
+		p->signer_keys = ns;
+		strcpy(p->signer_keys[p->nsigner_keys++], arg);
 	} else if (!strcmp(kw, "mode")) {
 		if (p->mode[0])
 			return ha_fail(e, "%s:%u: a second 'mode' line", path, lineno);
@@ -139,8 +158,8 @@ int ha_policy_load(const char *path, struct ha_policy *p, struct ha_err *e)
 		s = nl + 1;
 	}
 	free(text.p);
-	if (!rc && !p->nsigners)
-		rc = ha_fail(e, "%s: no 'signer' line", path);
+	if (!rc && !p->nsigners && !p->nsigner_keys)
+		rc = ha_fail(e, "%s: no 'signer' or 'signer-key' line", path);
 	if (!rc && !p->mode[0])
 		rc = ha_fail(e, "%s: no 'mode' line", path);
 	if (rc)
@@ -153,14 +172,20 @@ void ha_policy_free(struct ha_policy *p)
 	free(p->signers);
 	p->signers = NULL;
 	p->nsigners = 0;
+	free(p->signer_keys);
+	p->signer_keys = NULL;
+	p->nsigner_keys = 0;
 }
 
-bool ha_policy_accepts_signer(const struct ha_policy *p, const char *skid)
+bool ha_policy_accepts_signer(const struct ha_policy *p, const char *skid, const char *spki)
 {
+	bool by_id = !p->nsigners, by_key = !p->nsigner_keys;
 	size_t i;
 
 	for (i = 0; i < p->nsigners; i++)
-		if (!strcmp(p->signers[i], skid))
-			return true;
-	return false;
+		by_id |= !strcmp(p->signers[i], skid);
+	/* A record without a key ("-") matches no signer-key line. */
+	for (i = 0; i < p->nsigner_keys; i++)
+		by_key |= !strcmp(p->signer_keys[i], spki);
+	return by_id && by_key;
 }

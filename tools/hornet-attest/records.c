@@ -4,10 +4,14 @@
  * writes them, so they are read strictly: ASCII, keys in a fixed order, one
  * space between pairs, no trailing newline.
  *
- *   hornet-load:  version=1 mode=M verdict=V allowed=0|1 tag=16hex
- *                 payload=64hex|- skid=hex|- keyring=K|-
+ *   hornet-load:  version=1|2 mode=M verdict=V allowed=0|1 tag=16hex
+ *                 payload=64hex|- skid=hex|- [spki=64hex|-] keyring=K|-
  *   hornet-state: version=1 seq=N mode=off|audit|enforce keyrings=K,..|none
  *                 locked=0|1
+ *
+ * spki= (the SHA-256 of the signer's DER SubjectPublicKeyInfo) came with
+ * version 2 of the load record; a version 1 record names no key, and reads
+ * as spki=-.
  */
 #include <stdio.h>
 #include <string.h>
@@ -72,7 +76,9 @@ static int bad(struct ha_err *e, const char *key, const struct cursor *c)
 	return ha_fail(e, "bad %s '%.*s'", key, (int)(c->len > 80 ? 80 : c->len), c->val);
 }
 
-static int start(struct cursor *c, const unsigned char *p, size_t len, struct ha_err *e)
+/* Reads "version=N " and gives N, which must be at most @max. */
+static int start(struct cursor *c, const unsigned char *p, size_t len, unsigned max,
+		 unsigned *version, struct ha_err *e)
 {
 	size_t i;
 
@@ -83,20 +89,25 @@ static int start(struct cursor *c, const unsigned char *p, size_t len, struct ha
 	c->end = c->p + len;
 	if (take(c, "version", false, e))
 		return -1;
-	if (!is(c, "1"))
-		return ha_fail(e, "version %.*s is not supported", (int)(c->len > 20 ? 20 : c->len), c->val);
-	return 0;
+	for (*version = 1; *version <= max; (*version)++) {
+		char v[4];
+
+		snprintf(v, sizeof(v), "%u", *version);
+		if (is(c, v))
+			return 0;
+	}
+	return ha_fail(e, "version %.*s is not supported", (int)(c->len > 20 ? 20 : c->len), c->val);
 }
 
 int ha_parse_load_record(const unsigned char *p, size_t len, struct ha_load_record *r, struct ha_err *e)
 {
 	static const char *const keyrings[] = { "builtin", "secondary", "platform", "user", "-" };
+	unsigned i, version;
 	struct cursor c;
 	bool ok;
-	unsigned i;
 
 	memset(r, 0, sizeof(*r));
-	if (start(&c, p, len, e))
+	if (start(&c, p, len, 2, &version, e))
 		return -1;
 	if (take(&c, "mode", false, e))
 		return -1;
@@ -127,6 +138,14 @@ int ha_parse_load_record(const unsigned char *p, size_t len, struct ha_load_reco
 	if ((!is(&c, "-") && (c.len % 2 || !all_of(&c, "0123456789abcdef"))) ||
 	    copy_val(&c, r->skid, sizeof(r->skid)))
 		return bad(e, "skid", &c);
+	strcpy(r->spki, "-");
+	if (version >= 2) {
+		if (take(&c, "spki", false, e))
+			return -1;
+		if (!is(&c, "-") && (c.len != 64 || !all_of(&c, "0123456789abcdef")))
+			return bad(e, "spki", &c);
+		copy_val(&c, r->spki, sizeof(r->spki));
+	}
 	if (take(&c, "keyring", true, e))
 		return -1;
 	for (ok = false, i = 0; i < sizeof(keyrings) / sizeof(keyrings[0]); i++)
@@ -134,9 +153,11 @@ int ha_parse_load_record(const unsigned char *p, size_t len, struct ha_load_reco
 	if (!ok)
 		return bad(e, "keyring", &c);
 	copy_val(&c, r->keyring, sizeof(r->keyring));
-	/* Only a verified load names its signer. */
+	/* Only a verified load names its signer, and from version 2 its key. */
 	if (!strcmp(r->verdict, "ok") != (strcmp(r->skid, "-") != 0))
 		return ha_fail(e, "verdict=%s with skid=%s", r->verdict, r->skid);
+	if (version >= 2 && !strcmp(r->verdict, "ok") != (strcmp(r->spki, "-") != 0))
+		return ha_fail(e, "verdict=%s with spki=%s", r->verdict, r->spki);
 	return 0;
 }
 
@@ -191,10 +212,11 @@ int ha_keyring_bit(const char *name)
 int ha_parse_state_record(const unsigned char *p, size_t len, struct ha_state_record *r, struct ha_err *e)
 {
 	struct cursor c;
+	unsigned version;
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
-	if (start(&c, p, len, e))
+	if (start(&c, p, len, 1, &version, e))
 		return -1;
 	if (take(&c, "seq", false, e))
 		return -1;

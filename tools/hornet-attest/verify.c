@@ -335,9 +335,9 @@ static void check_load(const struct ha_ima_entry *ent, const struct ha_load_reco
 	if (!load->allowed)
 		return;
 	if (!strcmp(load->verdict, "ok")) {
-		if (!ha_policy_accepts_signer(pol, load->skid))
-			reason(rep, "load of tag %s admitted under unaccepted signer %s",
-			       load->tag, load->skid);
+		if (!ha_policy_accepts_signer(pol, load->skid, load->spki))
+			reason(rep, "load of tag %s admitted under unaccepted signer %s, key %s",
+			       load->tag, load->skid, load->spki);
 		if (!(ha_keyring_bit(load->keyring) & pol->keyrings))
 			reason(rep, "load of tag %s admitted by keyring %s, which the policy does not accept",
 			       load->tag, load->keyring);

@@ -4,6 +4,11 @@
 # listener, saves Hornet's mode and keyring policy, and restores both (and
 # stops the listener) when the case exits, so that cases sharing a boot do
 # not see each other's changes. A case that cannot restore the state fails.
+# So does a case during which audit records may have been lost: the
+# listener saw its socket overrun (ENOBUFS), or the kernel's count of lost
+# audit records rose between hornet_begin and the end of the case. A
+# record that expect_audit waited for, or that expect_no_audit looked for,
+# could have been among them.
 #
 # tests/run also runs this file on its own, as a case like any other: it
 # then tests its own matching functions (see the end of the file).
@@ -63,11 +68,25 @@ audit_start() {
 	audit_mark
 }
 
+# audit_stop: stop the listener; its exit status (3: its socket overran,
+# see audit_listen.c) is the status of this call.
 audit_stop() {
 	[ -n "$AUDIT_PID" ] || return 0
 	kill -TERM "$AUDIT_PID" 2>/dev/null
 	wait "$AUDIT_PID" 2>/dev/null
+	_stop_rc=$?
 	AUDIT_PID=
+	return "$_stop_rc"
+}
+
+# audit_lost: the kernel's count of the audit records it lost since boot.
+audit_lost() {
+	_lost=$(audit_listen --lost) || return 1
+	_lost=${_lost#lost=}
+	case "$_lost" in
+	'' | *[!0-9]*) echo "audit_listen --lost printed '$_lost'" >&2; return 1 ;;
+	esac
+	echo "$_lost"
 }
 
 # audit_mark: log a unique userspace record and wait until it arrives. The
@@ -412,7 +431,23 @@ hornet_end() {
 			_rc=1
 		fi
 	fi
+	# Lost audit records: the kernel's count first, while the listener
+	# still takes the case's last records.
+	if [ -n "${HORNET_AUDIT_LOST:-}" ]; then
+		if ! _lost_now=$(audit_lost); then
+			echo "FAIL: could not read the kernel's count of lost audit records" >&2
+			_rc=1
+		elif [ "$_lost_now" -gt "$HORNET_AUDIT_LOST" ]; then
+			echo "FAIL: the kernel lost $((_lost_now - HORNET_AUDIT_LOST)) audit record(s) during this case (its lost counter went from $HORNET_AUDIT_LOST to $_lost_now): a record the case looked for, or expected not to see, may be among them" >&2
+			_rc=1
+		fi
+	fi
 	audit_stop
+	_stop_rc=$?
+	if [ "$_stop_rc" -ne 0 ]; then
+		echo "FAIL: audit_listen exited $_stop_rc: audit records may not have reached it: $(cat "$AUDIT_LOG.out" 2>/dev/null)" >&2
+		_rc=1
+	fi
 	rm -f "$AUDIT_LOG" "$AUDIT_LOG.out"
 	if [ "$HORNET_LAYOUT_ERRORS" -gt 0 ]; then
 		echo "FAIL: $HORNET_LAYOUT_ERRORS audit record(s) did not have the specified layout (above)" >&2
@@ -428,6 +463,7 @@ hornet_begin() {
 	HORNET_SAVED_KEYRINGS=$(hornet_keyrings)
 	trap hornet_end EXIT
 	audit_start
+	HORNET_AUDIT_LOST=$(audit_lost) || fail "could not read the kernel's count of lost audit records"
 }
 
 # --- run on its own: test the helpers above -----------------------------
@@ -533,6 +569,61 @@ hornet_lib_selftest() {
 		fi
 	done
 	rm -f "$_cleaned"
+
+	# A case during which the kernel's count of lost audit records rose
+	# fails, and says by how much; with the count unchanged it passes. A
+	# stand-in for audit_listen --lost gives the count at the end (3 at
+	# hornet_begin).
+	for _after in 5 3; do
+		if (
+			hornet_mode() { echo enforce; }
+			hornet_keyrings() { echo builtin; }
+			audit_listen() { [ "$1" = --lost ] && echo "lost=$_after"; }
+			HORNET_SAVED_MODE=enforce HORNET_SAVED_KEYRINGS=builtin
+			AUDIT_LOG=$AUDIT_LOG.end HORNET_CLEANUP='' HORNET_AUDIT_LOST=3
+			true
+			hornet_end
+		) 2>"$AUDIT_LOG.err"; then _end_rc=0; else _end_rc=$?; fi
+		if [ "$_after" = 5 ]; then
+			[ "$_end_rc" -eq 1 ] || fail "selftest: a rise of the lost counter (3 to 5) did not fail the case (exit $_end_rc)"
+			grep -qF "FAIL: the kernel lost 2 audit record(s) during this case (its lost counter went from 3 to 5)" "$AUDIT_LOG.err" ||
+				fail "selftest: no message for the lost records: $(cat "$AUDIT_LOG.err")"
+		else
+			[ "$_end_rc" -eq 0 ] || fail "selftest: an unchanged lost counter failed the case: $(cat "$AUDIT_LOG.err")"
+		fi
+	done
+
+	# A listener that exits 3 (its socket overran: ENOBUFS) fails the case;
+	# one that exits 0 does not. A stand-in process exits with that status
+	# on SIGTERM, as audit_listen does, once it says it is ready.
+	_ready=$AUDIT_LOG.ready
+	for _listener_rc in 3 0; do
+		rm -f "$_ready"
+		if (
+			hornet_mode() { echo enforce; }
+			hornet_keyrings() { echo builtin; }
+			HORNET_SAVED_MODE=enforce HORNET_SAVED_KEYRINGS=builtin
+			AUDIT_LOG=$AUDIT_LOG.end HORNET_CLEANUP=
+			sh -c "trap 'exit $_listener_rc' TERM; : >'$_ready'; while :; do sleep 0.05; done" &
+			AUDIT_PID=$!
+			_i=0
+			until [ -e "$_ready" ]; do
+				_i=$((_i + 1))
+				[ "$_i" -le 100 ] || fail "selftest: the stand-in listener did not start"
+				sleep 0.05
+			done
+			true
+			hornet_end
+		) 2>"$AUDIT_LOG.err"; then _end_rc=0; else _end_rc=$?; fi
+		if [ "$_listener_rc" = 3 ]; then
+			[ "$_end_rc" -eq 1 ] || fail "selftest: a listener that exited 3 did not fail the case (exit $_end_rc)"
+			grep -qF "FAIL: audit_listen exited 3: audit records may not have reached it" "$AUDIT_LOG.err" ||
+				fail "selftest: no message for the listener's exit: $(cat "$AUDIT_LOG.err")"
+		else
+			[ "$_end_rc" -eq 0 ] || fail "selftest: a listener that exited 0 failed the case: $(cat "$AUDIT_LOG.err")"
+		fi
+	done
+	rm -f "$AUDIT_LOG.err" "$_ready"
 
 	rm -f "$AUDIT_LOG"
 	echo "hornet_lib: selftest passed"

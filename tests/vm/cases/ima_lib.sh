@@ -77,12 +77,12 @@ ima_expect() {
 	echo "$_v"
 }
 
-# ima_load_record MODE VERDICT ALLOWED PAYLOAD SKID KEYRING: the record
-# Hornet must measure for the last nicdiag loader decided, whose tag the
-# audit record gives.
+# ima_load_record MODE VERDICT ALLOWED PAYLOAD SKID SPKI KEYRING: the
+# record Hornet must measure for the last nicdiag loader decided, whose tag
+# the audit record gives.
 ima_load_record() {
-	printf 'version=1 mode=%s verdict=%s allowed=%s tag=%s payload=%s skid=%s keyring=%s\n' \
-		"$1" "$2" "$3" "$(audit_field prog_tag)" "$4" "$5" "$6"
+	printf 'version=2 mode=%s verdict=%s allowed=%s tag=%s payload=%s skid=%s spki=%s keyring=%s\n' \
+		"$1" "$2" "$3" "$(audit_field prog_tag)" "$4" "$5" "$6" "$7"
 }
 
 # expect_new_records EVENT BEFORE WANT: the EVENT records after the first

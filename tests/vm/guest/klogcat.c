@@ -14,7 +14,14 @@
  *           after it goes on from the oldest record left.
  * Lost records are counted from the sequence numbers and reported as a line
  * "HORNET-VM-KLOG-LOST N" before the mark, so that tests/vm/run can fail a
- * boot whose log has a hole in which a splat could hide.
+ * boot whose log has a hole in which a splat could hide. The kernel numbers
+ * its records from 0 at boot, and an open of /dev/kmsg starts at the oldest
+ * record still in the buffer: a first record numbered above 0 means that
+ * the ones before it were overwritten before this reader read any (an
+ * early WARN in an initcall or in KUnit could be among them, or anything
+ * logged while the reader was stopped before its first read). Those count
+ * too, and the line says how many of the N they were:
+ *   HORNET-VM-KLOG-LOST N (M before the first record klogcat read)
  *
  * Exit status: 0 when MARK was copied, 1 on end of file or another error.
  */
@@ -33,8 +40,9 @@
 int main(int argc, char **argv)
 {
 	static char buf[RECORD_MAX + 1];
-	unsigned long long seq, usecs, next = 0, lost = 0;
-	int level, have_next = 0;
+	/* The first record this reader should see is the boot's first, 0. */
+	unsigned long long seq, usecs, next = 0, lost = 0, lost_early = 0;
+	int level, first = 1;
 	char *text, *nl;
 	ssize_t n;
 
@@ -60,12 +68,18 @@ int main(int argc, char **argv)
 		if (!text || sscanf(buf, "%d,%llu,%llu,", &level, &seq, &usecs) != 3)
 			continue;
 		text++;
-		if (have_next && seq > next)
+		if (seq > next) {
 			lost += seq - next;
+			if (first)
+				lost_early = seq - next;
+		}
 		next = seq + 1;
-		have_next = 1;
+		first = 0;
 		if (!strcmp(text, argv[1])) {
-			if (lost)
+			if (lost_early)
+				printf("HORNET-VM-KLOG-LOST %llu (%llu before the first record klogcat read)\n",
+				       lost, lost_early);
+			else if (lost)
 				printf("HORNET-VM-KLOG-LOST %llu\n", lost);
 			printf("%s\n", text);
 			return 0;

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "hornet_uapi.h"
@@ -67,7 +68,8 @@ static void usage(FILE *f)
 "         thread dup2()s an attacker's frozen blob and a genuine one (a\n"
 "         fresh one each round) over\n"
 "         F in turn and another calls BPF_PROG_GET_FD_BY_ID on every\n"
-"         program id it finds; run each program that loads to see which\n"
+"         program id it finds; run each program that loads (in a child\n"
+"         process, whose fd table no thread shares) to see which\n"
 "         blob it got, and print tries=N genuine=N attacker=N refused=N\n"
 "         ekeyrejected=N eperm=N other=N swaps=N grabs=N\n"
 "         rejected_swapped=N: the EKEYREJECTED loads (the verifier bound\n"
@@ -580,6 +582,35 @@ static uint32_t run_once(int prog_fd)
 	return attr.test.retval;
 }
 
+/*
+ * run_once() in a child process: the race's threads share this process's
+ * fd table, and Hornet runs a verified loader only for a task whose table
+ * no other task shares. The child's copy of the table is its own.
+ */
+static uint32_t run_once_apart(int prog_fd)
+{
+	uint32_t ret;
+	int p[2], status;
+	pid_t pid;
+
+	if (pipe(p))
+		setup_failed("pipe");
+	pid = fork();
+	if (pid < 0)
+		setup_failed("fork");
+	if (!pid) {
+		ret = run_once(prog_fd);
+		_exit(write(p[1], &ret, sizeof(ret)) == sizeof(ret) ? 0 : 1);
+	}
+	close(p[1]);
+	if (read(p[0], &ret, sizeof(ret)) != sizeof(ret) ||
+	    waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		setup_failed("the run in a child process");
+	close(p[0]);
+	return ret;
+}
+
 static int cmd_race(int argc, char **argv)
 {
 	const char *sig_file = NULL;
@@ -666,7 +697,7 @@ static int cmd_race(int argc, char **argv)
 			eperm += errno == EPERM;
 			continue;
 		}
-		uint32_t got = run_once(fd);
+		uint32_t got = run_once_apart(fd);
 
 		if (got == expected_result(&prog, blob))
 			genuine++;

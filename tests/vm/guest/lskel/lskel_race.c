@@ -663,12 +663,14 @@ static int flipped_in_run;
 
 static void *flip_mode(void *unused)
 {
-	int fd;
+	/* Opened first: the window between the loader's maps and its child is short. */
+	int fd = open("/sys/kernel/security/hornet/mode", O_WRONLY);
 
 	(void)unused;
+	if (fd < 0)
+		die("opening Hornet's mode", errno);
 	note_loader();
-	fd = open("/sys/kernel/security/hornet/mode", O_WRONLY);
-	if (fd < 0 || write(fd, flip_to, strlen(flip_to)) < 0)
+	if (write(fd, flip_to, strlen(flip_to)) < 0)
 		die("writing Hornet's mode", errno);
 	close(fd);
 	flipped_in_run = before_slow_prog();
