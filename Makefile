@@ -5,18 +5,20 @@ SHELL := /bin/bash
 ROOT := $(abspath .)
 B := $(ROOT)/build
 
-.PHONY: all deps keys kernel tests check check-debug demo fleet-demo bench fuzz clean help
+.PHONY: all deps keys kernel kernel-7.3 tests check check-7.3 check-debug demo fleet-demo bench fuzz clean help
 
 all: kernel tests
 
 help:
 	@echo "make demo    build everything, boot the VM, show a light skeleton loading"
 	@echo "make check   build everything and run every host and VM test"
+	@echo "make check-7.3  build the 7.3 kernel and run the cases that boot it (not part of check)"
 	@echo "make check-debug  the same on a KASAN/lockdep/kmemleak/UBSAN kernel, plus failslab"
 	@echo "make fleet-demo  three VMs with TPMs attest what they loaded to a verifier"
 	@echo "make bench   measure Hornet's verification cost (not part of check)"
 	@echo "make fuzz    fuzz the lskel header reader and hornet-attest verify, FUZZ_SECONDS each (default 1800)"
 	@echo "make kernel  extract, patch, configure and build the kernel, bpftool, libbpf"
+	@echo "make kernel-7.3  fetch Debian's linux-source-7.3, build vanilla 7.3, its bpftool and libbpf"
 	@echo "make tests   build the static test programs for the VM"
 	@echo "make keys    generate the signing keys under build/keys (never committed)"
 	@echo "make deps    install missing Debian packages (needs root)"
@@ -31,6 +33,12 @@ keys: deps
 kernel: keys
 	@$(ROOT)/scripts/build-kernel
 
+# The second kernel, vanilla Linux 7.3 with upstream's BPF signing, in its
+# own folders (build/linux-7.3, build/kbuild-7.3, build/bpftool-7.3,
+# build/libbpf-7.3). Not part of check yet: see README.
+kernel-7.3: keys
+	@HORNET_KERNEL=7.3 $(ROOT)/scripts/build-kernel
+
 tests: kernel
 	@$(MAKE) --no-print-directory -f $(ROOT)/tests/vm/tests.mk ROOT=$(ROOT)
 	@$(MAKE) --no-print-directory -f $(ROOT)/tests/vm/hornet.mk ROOT=$(ROOT)
@@ -38,9 +46,17 @@ tests: kernel
 	@$(MAKE) --no-print-directory -C $(ROOT)/tools/hornet-attest O=$(B)/hornet-attest
 	@$(MAKE) --no-print-directory -f $(ROOT)/tests/vm/lskel.mk ROOT=$(ROOT)
 	@$(MAKE) --no-print-directory -f $(ROOT)/examples/nicdiag/nicdiag.mk ROOT=$(ROOT)
+	@if [ -r $(B)/kbuild-7.3/arch/x86/boot/bzImage ]; then \
+		$(MAKE) --no-print-directory -f $(ROOT)/tests/vm/linux73.mk ROOT=$(ROOT); fi
 
 check: tests
 	@$(ROOT)/tests/run
+
+# The cases that boot Linux 7.3 (tests/vm/cases/linux73_*, marked
+# "# vm-kernel: 7.3"), after building that kernel and their programs.
+check-7.3: kernel-7.3 tests
+	@$(MAKE) --no-print-directory -f $(ROOT)/tests/vm/linux73.mk ROOT=$(ROOT)
+	@$(ROOT)/tests/run 'vm/linux73_*'
 
 # The whole suite again on a debug kernel (Kconfig.debug, build/kbuild-debug),
 # then failslab on Hornet's allocations. Not part of check: see README.
