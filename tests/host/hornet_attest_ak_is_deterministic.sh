@@ -2,7 +2,8 @@
 # ak recreates the same primary key every time on one TPM (nothing is
 # persisted: the TPM has no persistent handle afterwards), a P-256 key in a
 # PEM SubjectPublicKeyInfo; another TPM gives another key. The output is
-# written atomically and never replaces what is not a regular file.
+# written atomically, a file it replaces keeps its mode and owner, and it
+# never replaces what is not a regular file.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tests/host/hornet-attest/lib.sh"
 
@@ -26,6 +27,13 @@ ls -A "$tmp" | grep -q '\.tmp\.' && fail "a temporary file was left behind"
 # Files follow the umask.
 (umask 027 && "$HA" ak --tcti "$TCTI_a" --out "$tmp/ak3.pem" >/dev/null) || fail "ak with umask 027"
 expect_eq "mode" "$(stat -c %a "$tmp/ak3.pem")" 640
+# A file replaced keeps its mode and owner, whatever the umask.
+chmod 0604 "$tmp/ak3.pem"
+chown 1234:5678 "$tmp/ak3.pem"
+(umask 077 && "$HA" ak --tcti "$TCTI_a" --out "$tmp/ak3.pem" >/dev/null) || fail "ak over a 0604 file"
+expect_eq "mode kept" "$(stat -c %a "$tmp/ak3.pem")" 604
+expect_eq "owner kept" "$(stat -c %u:%g "$tmp/ak3.pem")" 1234:5678
+cmp "$tmp/ak1.pem" "$tmp/ak3.pem" || fail "the replaced file is not the key"
 # Never a device, a directory or a symlink's target.
 run_rc rc "$HA" ak --tcti "$TCTI_a" --out /dev/null >"$tmp/out" 2>"$tmp/err"
 expect_eq "ak to /dev/null exit" "$rc" 1

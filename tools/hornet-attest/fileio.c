@@ -105,10 +105,12 @@ int ha_write_file_atomic(const char *path, const void *p, size_t len, struct ha_
 {
 	char *tmp, *dcopy;
 	struct stat st;
-	mode_t mask;
+	bool exists;
+	mode_t mode;
 	int fd, dfd, err;
 
-	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+	exists = lstat(path, &st) == 0;
+	if (exists && !S_ISREG(st.st_mode))
 		return ha_fail(e, "%s: not a regular file; refusing to replace it", path);
 	tmp = malloc(strlen(path) + sizeof(".tmp.XXXXXX"));
 	if (!tmp)
@@ -122,10 +124,30 @@ int ha_write_file_atomic(const char *path, const void *p, size_t len, struct ha_
 		return ha_fail(e, "%s: cannot create a temporary file beside it: %s",
 			       path, strerror(err));
 	}
-	/* mkstemp makes 0600; a new file follows the umask like any other. */
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) || write_all(fd, p, len) || fsync(fd)) {
+	/*
+	 * A file replaced keeps its owner and mode (the owner first: chown
+	 * clears set-id bits); only root can give a file away, and anyone
+	 * else who cannot keep the owner writes nothing. mkstemp makes 0600:
+	 * a new file follows the umask like any other. (Extended attributes
+	 * and ACLs are not carried over: these are keys and quotes, written
+	 * where their owner keeps them.)
+	 */
+	if (exists && fchown(fd, st.st_uid, st.st_gid)) {
+		err = errno;
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		return ha_fail(e, "%s: cannot keep its owner %lu:%lu: %s; nothing written", path,
+			       (unsigned long)st.st_uid, (unsigned long)st.st_gid, strerror(err));
+	}
+	if (exists) {
+		mode = st.st_mode & 07777;
+	} else {
+		mode = umask(0);
+		umask(mode);
+		mode = 0666 & ~mode;
+	}
+	if (fchmod(fd, mode) || write_all(fd, p, len) || fsync(fd)) {
 		err = errno;
 		close(fd);
 		unlink(tmp);
