@@ -3,15 +3,21 @@
 # the loader's instructions, and passes it as opts.excl_prog_hash, as
 # upstream's signed headers do, so that a kernel that makes the data map
 # exclusive to the loader can load the header too. --verify refuses a
-# header whose opts_excl_hash[] is not that hash. A block written without
+# header whose opts_excl_hash[] is not that hash. The expected hash is
+# that of the instructions the compiled header passes to the loader. A block written without
 # it (by lskel-sign before) is still read, and signing again adds it.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tools/lskel-sign/tests/lib.sh"
 
 lskel_header counter
 h=$tmp/counter.lskel.h
-insns_of "$h" "$tmp/insns"
 "$LSKEL" --key "$KEYS/build.pem" "$h" >/dev/null || fail "signing"
+# The instructions as the compiled header hands them to the loader (the
+# stub skel_internal.h dumps them), not as lskel-sign reads them.
+compile_lskel "$h" counter "$tmp/counter" || fail "the signed header does not compile"
+run_dump "$tmp/counter"
+cp "$tmp/dump.insns" "$tmp/insns"
+[ -s "$tmp/insns" ] || fail "the compiled header handed the loader no instructions"
 
 # literal NAME: the bytes of NAME[]'s literal in $h, as hex digits.
 literal() {
