@@ -9,7 +9,11 @@
 # the loads between two flips. Afterwards:
 #  - every signed load and every skeleton worked, in either mode;
 #  - no unsigned or tampered load worked in enforce, each failed with its
-#    own errno, and each worked in audit;
+#    own errno, and each worked in audit; "in enforce" is judged twice:
+#    by Hornet's records (mode=enforce res=1), and apart from Hornet, by
+#    the clocks: no such load that worked began and ended inside a spell
+#    that the flipper's own write timestamps put in enforce (and some
+#    refused ones did, so the spells are real);
 #  - the counters moved by exactly the decisions made: seen by every load
 #    plus one child per skeleton, verified by the signed loads and the
 #    skeleton loaders, refused and audited by the unsigned and tampered
@@ -41,25 +45,32 @@ loop() {
 	shift 2
 	_i=0
 	while more "$_i"; do
-		"$@" | grep "^$_key="
+		"$@" | grep -E "^$_key="
 		_i=$((_i + 1))
 	done >"/tmp/stress.$_n"
 	echo "$_i" >"/tmp/stress.$_n.done"
 }
 loop signed errno hornet_load load --sig "$HDATA/build.p7s" --prog-name h_st_signed &
 p1=$!
-loop unsigned errno hornet_load load --unsigned --prog-name h_st_unsigned &
+loop unsigned '(errno|load_ns)' hornet_load load --unsigned --prog-name h_st_unsigned &
 p2=$!
-loop tampered errno hornet_load load --sig "$HDATA/build.p7s" --flip-blob 3 --prog-name h_st_tampered &
+loop tampered '(errno|load_ns)' hornet_load load --sig "$HDATA/build.p7s" --flip-blob 3 --prog-name h_st_tampered &
 p3=$!
 loop skel load lskel_probe-build &
 p4=$!
 flips=0
+# Each write's mode and its CLOCK_MONOTONIC span, "MODE START END".
+flip() {
+	hornet_write "$HORNET_FS/mode" "$1" >/tmp/stress.w || fail "writing the mode $1"
+	grep -qx errno=0 /tmp/stress.w || fail "writing the mode $1: $(cat /tmp/stress.w)"
+	echo "$1 $(sed -n 's/^write_ns=\([0-9]*\)-\([0-9]*\)$/\1 \2/p' /tmp/stress.w)" >>/tmp/stress.flips
+}
 while [ "$(ls /tmp/stress.*.done 2>/dev/null | wc -l)" -lt 4 ]; do
-	echo audit >"$HORNET_FS/mode"
+	flip audit
 	sleep 0.01
-	echo enforce >"$HORNET_FS/mode"
-	sleep 0.01
+	flip enforce
+	# Enforce spells long enough for whole loads to fall inside some.
+	sleep 0.03
 	flips=$((flips + 1))
 	[ "$flips" = "$MIN_FLIPS" ] && : >/tmp/stress.flipped
 done
@@ -90,6 +101,32 @@ expect_eq "tampered loads accounted for" $((tam_ok + tam_no)) "$n_tampered"
 # Every unsigned or tampered load that worked was let through in audit.
 expect_no_audit prog_name=h_st_unsigned mode=enforce res=1
 expect_no_audit prog_name=h_st_tampered mode=enforce res=1
+# The same by the clocks alone. Enforce spells: from boot (the case runs
+# in enforce) to the start of the first write of audit, and from the end
+# of each write of enforce to the start of the next write of audit. A
+# load inside one began after the mode was enforce and ended before
+# anyone began to change it.
+in_enforce=$(cat /tmp/stress.flips /tmp/stress.unsigned /tmp/stress.tampered | awk '
+	BEGIN { n = 0; open = 1; from = 0 }
+	$1 == "audit" && NF == 3 { if (open) { s[n] = from; e[n] = $2; n++ } open = 0; next }
+	$1 == "enforce" && NF == 3 { open = 1; from = $3; next }
+	/^errno=/ { err = $0; next }
+	/^load_ns=/ {
+		split(substr($0, 9), t, "-")
+		loads++; le[loads] = err; ls[loads] = t[1]; lt[loads] = t[2]
+	}
+	END {
+		for (i = 1; i <= loads; i++)
+			for (j = 0; j < n; j++)
+				if (ls[i] >= s[j] && lt[i] <= e[j]) {
+					if (le[i] == "errno=0") worked++; else refused++
+					break
+				}
+		printf "%d %d\n", worked, refused
+	}')
+say "unsigned or tampered loads inside an enforce spell by the clocks: worked=${in_enforce% *} refused=${in_enforce#* }"
+expect_eq "unsigned or tampered loads that worked inside an enforce spell" "${in_enforce% *}" 0
+[ "${in_enforce#* }" -ge 1 ] || fail "no refused load lay inside an enforce spell: the clocks prove nothing"
 
 # Each skeleton is two decisions: its loader and its one child.
 expect_eq "seen moved by" $(($(counter seen) - c_seen)) \

@@ -25,6 +25,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "hornet_uapi.h"
@@ -80,7 +81,9 @@ static void usage(FILE *f)
 "         BPF_PROG_TEST_RUN of a second syscall program, and with\n"
 "         BPF_MAP_FREEZE of a map; print nested_run=RET freeze=RET\n"
 "load     create the blob map, load the program with the signature, print\n"
-"         errno=0 or errno=-N, then pid=N (this process) and tag=HEX (the\n"
+"         errno=0 or errno=-N, then pid=N (this process),\n"
+"         load_ns=START-END (CLOCK_MONOTONIC just before and after the\n"
+"         BPF_PROG_LOAD) and tag=HEX (the\n"
 "         tag the kernel gives these instructions); after a successful\n"
 "         load, check the kernel's tag, run the program once and print\n"
 "         run=ok\n"
@@ -114,6 +117,15 @@ static void usage_error(const char *fmt, const char *arg)
 	fputc('\n', stderr);
 	usage(stderr);
 	exit(EXIT_USAGE);
+}
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+static unsigned long long monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
 }
 
 static void setup_failed(const char *what)
@@ -426,6 +438,7 @@ static int do_load(const struct load_opts *o)
 	uint32_t sig_size = 0;
 	const void *sig_ptr = NULL;
 	unsigned int attr_size;
+	unsigned long long t0, t1;
 	int map_fd, prog_fd, err;
 
 	build_program(&prog);
@@ -491,11 +504,14 @@ static int do_load(const struct load_opts *o)
 	}
 	attr_size = o->old_attr ? HORNET_OLD_PROG_LOAD_ATTR_SIZE : sizeof(attr);
 
+	t0 = monotonic_ns();
 	prog_fd = (int)sys_bpf(BPF_PROG_LOAD, &attr, attr_size);
 	err = prog_fd < 0 ? errno : 0;
+	t1 = monotonic_ns();
 
 	printf("errno=%d\n", -err);
 	printf("pid=%d\n", (int)getpid());
+	printf("load_ns=%llu-%llu\n", t0, t1);
 	predict_tag(&prog, tag);
 	tag_to_hex(tag, tag_hex);
 	printf("tag=%s\n", tag_hex);

@@ -7,7 +7,8 @@
  *   hornet_write [--no-newline] FILE TEXT
  *
  * Prints errno=0 when all of TEXT (plus a newline, as echo would add) was
- * written, errno=-N when open(2) or write(2) failed with N.
+ * written, errno=-N when open(2) or write(2) failed with N; then
+ * write_ns=START-END, CLOCK_MONOTONIC just before and after the write(2).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -23,12 +25,19 @@ static void usage(FILE *f)
 "Usage: hornet_write [--no-newline] FILE TEXT\n"
 "\n"
 "Write TEXT and a newline (none with --no-newline) to FILE in one write(2)\n"
-"and print errno=0, or errno=-N for the errno of the open or the write.\n"
+"and print errno=0, or errno=-N for the errno of the open or the write,\n"
+"then write_ns=START-END (CLOCK_MONOTONIC just before and after the write).\n"
 "Exit status: 0 when a result was printed, 1 on a short write, 2 on bad usage.\n");
+}
+
+static unsigned long long ns(const struct timespec *t)
+{
+	return (unsigned long long)t->tv_sec * 1000000000ull + (unsigned long long)t->tv_nsec;
 }
 
 int main(int argc, char **argv)
 {
+	struct timespec t0, t1;
 	const char *path, *text;
 	int newline = 1, fd, err = 0;
 	size_t len;
@@ -62,11 +71,14 @@ int main(int argc, char **argv)
 		buf[len++] = '\n';
 
 	fd = open(path, O_WRONLY | O_CLOEXEC);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t1 = t0;
 	if (fd < 0) {
 		err = errno;
 		fprintf(stderr, "hornet_write: open %s: %s\n", path, strerror(err));
 	} else {
 		n = write(fd, buf, len);
+		clock_gettime(CLOCK_MONOTONIC, &t1);
 		if (n < 0) {
 			err = errno;
 			fprintf(stderr, "hornet_write: write %s: %s\n", path, strerror(err));
@@ -78,6 +90,7 @@ int main(int argc, char **argv)
 		close(fd);
 	}
 	printf("errno=%d\n", -err);
+	printf("write_ns=%llu-%llu\n", ns(&t0), ns(&t1));
 	free(buf);
 	return 0;
 }
