@@ -1,20 +1,37 @@
 #!/usr/bin/env bash
 # Without a 7.3 kernel in build/kbuild-7.3, tests/run boots nothing for the
-# cases marked "# vm-kernel: 7.3": it prints a SKIP line for each and a
-# line that counts them, and the cases count neither as passed nor failed.
+# cases marked "# vm-kernel: 7.3" and runs no host test marked
+# "# needs: 7.3": it prints a SKIP line for each and a line that counts
+# them, and they count neither as passed nor failed. With
+# HORNET_CHECK_73=required (make check) each of them fails instead.
 # An unknown "# vm-kernel:" is a failure of its case, not a skip.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tests/host/fixtures/harness/setup.sh"
 
 printf '# vm-kernel: 7.3\ntrue\n' >"$HROOT/tests/vm/cases/gamma.sh"
+printf '#!/usr/bin/env bash\n# needs: 7.3\ntouch %q\n' "$tmp/host-ran" >"$HROOT/tests/host/epsilon.sh"
 export FAKE_BOOTS=$tmp/boots
 harness_run kunit-clean.klog cases-clean.console cases-clean.klog 0
 expect_eq "status of tests/run" "$HRC" 0
+expect_line "SKIP host/epsilon (no 7.3 kernel; make kernel-7.3)"
 expect_line "SKIP vm/gamma (no 7.3 kernel; make kernel-7.3)"
-expect_line "not run, for want of the 7.3 kernel (make kernel-7.3): 1 (vm/gamma)"
+expect_line "not run, for want of the 7.3 kernel (make kernel-7.3): 2 (host/epsilon vm/gamma)"
 expect_line "5 passed, 0 failed"
 grep -q gamma "$FAKE_BOOTS" && fail "a boot ran the 7.3 case"
 grep -qv '^default ' "$FAKE_BOOTS" && fail "a boot was given another kernel"
+[ -e "$tmp/host-ran" ] && fail "the host test that needs 7.3 ran"
+
+# make check requires the 7.3 kernel: the same two fail, and nothing runs them.
+: >"$FAKE_BOOTS"
+HORNET_CHECK_73=required harness_run kunit-clean.klog cases-clean.console cases-clean.klog 0
+expect_eq "status of tests/run, 7.3 required" "$HRC" 1
+expect_line "FAIL host/epsilon (no 7.3 kernel at $HROOT/build/kbuild-7.3/arch/x86/boot/bzImage, and this run requires it (make kernel-7.3))"
+expect_line_start "FAIL vm/gamma (no 7.3 kernel at "
+expect_line "5 passed, 2 failed"
+grep -q SKIP "$tmp/out" && fail "a required 7.3 test was skipped"
+grep -q gamma "$FAKE_BOOTS" && fail "a boot ran the 7.3 case"
+[ -e "$tmp/host-ran" ] && fail "the host test that needs 7.3 ran"
+rm "$HROOT/tests/host/epsilon.sh"
 
 printf '# vm-kernel: 6.1\ntrue\n' >"$HROOT/tests/vm/cases/delta.sh"
 harness_run kunit-clean.klog cases-clean.console cases-clean.klog 0

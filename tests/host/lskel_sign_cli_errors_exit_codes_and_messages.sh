@@ -30,6 +30,9 @@ expect 2 "option '--key' needs an argument" "$LSKEL" "$h" --key
 expect 2 "option '--key' given twice" "$LSKEL" --key "$KEYS/build.pem" --key "$KEYS/build.pem" "$h"
 expect 2 "option '--hash' given twice" "$LSKEL" --key "$KEYS/build.pem" --hash sha256 --hash sha256 "$h"
 expect 2 "option '--use-keyid' given twice" "$LSKEL" --key "$KEYS/build.pem" --use-keyid --use-keyid "$h"
+expect 2 "--use-keyid and --use-issuer-serial name the signer two ways; give one" \
+	"$LSKEL" --key "$KEYS/build.pem" --use-keyid --use-issuer-serial "$h"
+expect 2 "'--use-issuer-serial' needs --key" "$LSKEL" --use-issuer-serial --verify --cert "$KEYS/build.crt" "$h"
 expect 2 "option '--cert' given twice" "$LSKEL" --key "$KEYS/build.key" --cert "$KEYS/build.crt" --cert "$KEYS/build.crt" "$h"
 expect 2 "'--hash md5': use sha256, sha384 or sha512" "$LSKEL" --key "$KEYS/build.pem" --hash md5 "$h"
 expect 2 "'--keyring-id abc': not a 32-bit integer" "$LSKEL" --key "$KEYS/build.pem" --keyring-id abc "$h"

@@ -2,7 +2,8 @@
 # RSA with no signed attributes is deterministic: two signings of the same
 # header with the same key give the same DER, and that DER is byte for byte
 # what `openssl cms -sign` makes over the extracted payload, for every
-# digest and for --use-keyid and --include-certs. This is the golden test;
+# digest, for the default signer id (the subject key identifier, as
+# upstream bpftool names it), for --use-issuer-serial and --include-certs. This is the golden test;
 # the golden bytes come from openssl, since no private key is committed.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tools/lskel-sign/tests/lib.sh"
@@ -29,9 +30,10 @@ check() {
 	echo "ok: $what"
 }
 
-check "sha256" "" "-md sha256 -nocerts"
-check "sha384" "--hash sha384" "-md sha384 -nocerts"
-check "sha512" "--hash sha512" "-md sha512 -nocerts"
-check "sha256, keyid" "--use-keyid" "-md sha256 -nocerts -keyid"
-check "sha256, certificate included" "--include-certs" "-md sha256"
+check "sha256" "" "-md sha256 -nocerts -keyid"
+check "sha384" "--hash sha384" "-md sha384 -nocerts -keyid"
+check "sha512" "--hash sha512" "-md sha512 -nocerts -keyid"
+check "sha256, --use-keyid spelled out" "--use-keyid" "-md sha256 -nocerts -keyid"
+check "sha256, issuer and serial" "--use-issuer-serial" "-md sha256 -nocerts"
+check "sha256, certificate included" "--include-certs" "-md sha256 -keyid"
 echo "PASS"

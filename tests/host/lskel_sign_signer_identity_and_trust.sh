@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# How the signer is named and trusted: issuer and serial by default, the
-# subject key identifier with --use-keyid; no certificate in the signature
+# How the signer is named and trusted: the subject key identifier by
+# default (as upstream bpftool names it), issuer and serial with
+# --use-issuer-serial, and a certificate without a subject key identifier
+# refused unless named that way; no certificate in the signature
 # unless --include-certs, which lets a team key issued by the CA be trusted
 # through the CA alone; ECDSA P-256 with each digest; and --verify refuses,
 # as Hornet does, a signature with signed attributes.
@@ -12,18 +14,37 @@ h=$tmp/counter.lskel.h
 
 print_cms() { "$LSKEL" --detach "$tmp/s.p7s" "$h" >/dev/null && openssl cms -cmsout -print -inform DER -in "$tmp/s.p7s"; }
 
-"$LSKEL" --key "$KEYS/build.pem" "$h" >/dev/null
+"$LSKEL" --key "$KEYS/build.pem" --use-issuer-serial "$h" >/dev/null
 print_cms >"$tmp/print"
-expect_grep "default signer id" "d.issuerAndSerialNumber:" "$tmp/print"
+expect_grep "--use-issuer-serial signer id" "d.issuerAndSerialNumber:" "$tmp/print"
 expect_grep "SignedData version 1" "version: 1" "$tmp/print"
+"$LSKEL" --verify --cert "$KEYS/build.crt" "$h" >"$tmp/v" || fail "issuer and serial signature does not verify"
 
-"$LSKEL" --key "$KEYS/build.pem" --use-keyid "$h" >/dev/null
+"$LSKEL" --key "$KEYS/build.pem" "$h" >/dev/null
 print_cms >"$tmp/print"
 skid=$(openssl x509 -in "$KEYS/build.crt" -noout -ext subjectKeyIdentifier | tail -n1 | tr -d ' :' | tr 'A-F' 'a-f')
 grep -A1 'd.subjectKeyIdentifier:' "$tmp/print" | tr -d ' :-' | tr 'A-F' 'a-f' | grep -q "${skid:0:16}" ||
-	fail "--use-keyid does not name the SKID $skid"
-"$LSKEL" --verify --cert "$KEYS/build.crt" "$h" >"$tmp/v" || fail "--use-keyid signature does not verify"
-ossl_verify "$h" "$KEYS/build.crt" "$KEYS/build.crt" || fail "openssl refuses the --use-keyid signature"
+	fail "the default signer id is not the SKID $skid"
+grep -q 'd.issuerAndSerialNumber:' "$tmp/print" && fail "the default signature names issuer and serial"
+expect_grep "SignedData version 3 (a SKID signer)" "version: 3" "$tmp/print"
+"$LSKEL" --verify --cert "$KEYS/build.crt" "$h" >"$tmp/v" || fail "SKID signature does not verify"
+ossl_verify "$h" "$KEYS/build.crt" "$KEYS/build.crt" || fail "openssl refuses the SKID signature"
+
+# A certificate without a subject key identifier: refused by default, with
+# the option to use; signed by issuer and serial with it.
+openssl req -new -x509 -key "$KEYS/build.key" -subj "/CN=no skid" -days 1 -sha256 \
+	-addext "subjectKeyIdentifier=none" -addext "authorityKeyIdentifier=none" \
+	-out "$tmp/noskid.crt" 2>/dev/null || fail "cannot make a certificate without a SKID"
+openssl x509 -in "$tmp/noskid.crt" -noout -text | grep -q "Subject Key Identifier" &&
+	fail "the certificate made without a SKID has one"
+cp "$h" "$tmp/before"
+run_rc rc "$LSKEL" --key "$KEYS/build.key" --cert "$tmp/noskid.crt" "$h" >/dev/null 2>"$tmp/err"
+expect_eq "no SKID, default signer id" "$rc" 1
+expect_grep "no SKID: what to do" "the certificate has no subject key identifier: sign with --use-issuer-serial" "$tmp/err"
+cmp -s "$h" "$tmp/before" || fail "a refused signing changed the header"
+"$LSKEL" --key "$KEYS/build.key" --cert "$tmp/noskid.crt" --use-issuer-serial "$h" >/dev/null ||
+	fail "no SKID, --use-issuer-serial"
+"$LSKEL" --verify --cert "$tmp/noskid.crt" "$h" >"$tmp/v" || fail "no SKID signature does not verify"
 
 # The team key is not trusted itself; the CA that issued it is.
 "$LSKEL" --key "$KEYS/team.key" --cert "$KEYS/team.crt" "$h" >/dev/null

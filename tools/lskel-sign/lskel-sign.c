@@ -29,7 +29,7 @@ enum exit_code { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
 enum opt {
 	OPT_KEY = 256, OPT_CERT, OPT_HASH, OPT_KEYRING_ID, OPT_USE_KEYID,
-	OPT_INCLUDE_CERTS, OPT_ADD_SIGNER, OPT_VERIFY, OPT_REMOVE,
+	OPT_USE_ISSUER_SERIAL, OPT_INCLUDE_CERTS, OPT_ADD_SIGNER, OPT_VERIFY, OPT_REMOVE,
 	OPT_EXTRACT_PAYLOAD, OPT_DETACH, OPT_HELP, OPT_VERSION, OPT_END
 };
 
@@ -39,6 +39,7 @@ static const struct option long_options[] = {
 	{ "hash", required_argument, NULL, OPT_HASH },
 	{ "keyring-id", required_argument, NULL, OPT_KEYRING_ID },
 	{ "use-keyid", no_argument, NULL, OPT_USE_KEYID },
+	{ "use-issuer-serial", no_argument, NULL, OPT_USE_ISSUER_SERIAL },
 	{ "include-certs", no_argument, NULL, OPT_INCLUDE_CERTS },
 	{ "add-signer", no_argument, NULL, OPT_ADD_SIGNER },
 	{ "verify", no_argument, NULL, OPT_VERIFY },
@@ -59,7 +60,7 @@ struct args {
 	unsigned ncerts;
 	const char *hash;
 	int32_t keyring_id;
-	bool use_keyid, include_certs, add_signer, verify, remove;
+	bool use_issuer_serial, include_certs, add_signer, verify, remove;
 	const char *payload_out, *sig_out;
 	const char *header;
 };
@@ -94,8 +95,11 @@ static void usage(FILE *f)
 "  --keyring-id N     keyring the kernel checks against: 0 builtin (default),\n"
 "                     1 secondary, 2 platform, or a keyring serial; when\n"
 "                     re-signing, the old value is kept unless this is given\n"
-"  --use-keyid        identify the signer by subject key identifier, not by\n"
-"                     issuer and serial number\n"
+"  --use-keyid        name the signer by its certificate's subject key\n"
+"                     identifier (the default, as upstream bpftool -S does,\n"
+"                     so that both write the same bytes)\n"
+"  --use-issuer-serial  name the signer by issuer and serial number instead,\n"
+"                     for a certificate without a subject key identifier\n"
 "  --include-certs    put the signer's certificate into the signature, for\n"
 "                     a certificate that is not in a keyring itself but is\n"
 "                     issued by one that is\n"
@@ -215,7 +219,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return misuse("'--keyring-id %s': not a 32-bit integer", optarg);
 			break;
 		case OPT_USE_KEYID:
-			a->use_keyid = true;
+			break;
+		case OPT_USE_ISSUER_SERIAL:
+			a->use_issuer_serial = true;
 			break;
 		case OPT_INCLUDE_CERTS:
 			a->include_certs = true;
@@ -257,7 +263,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	if (!a->key) {
 		static const int signing_only[] = {
 			OPT_HASH, OPT_KEYRING_ID, OPT_USE_KEYID,
-			OPT_INCLUDE_CERTS, OPT_ADD_SIGNER
+			OPT_USE_ISSUER_SERIAL, OPT_INCLUDE_CERTS, OPT_ADD_SIGNER
 		};
 		size_t i;
 
@@ -268,6 +274,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		if (a->ncerts && !a->verify)
 			return misuse("'--cert' goes with --key or --verify");
 	}
+	if (a->seen[OPT_USE_KEYID] && a->seen[OPT_USE_ISSUER_SERIAL])
+		return misuse("--use-keyid and --use-issuer-serial name the signer two ways; give one");
 	if (!a->key && !a->verify && !a->remove && !a->payload_out && !a->sig_out)
 		return misuse("nothing to do: give --key, --verify, --remove, --extract-payload or --detach");
 	if (a->verify && !a->ncerts)
@@ -318,7 +326,7 @@ static int do_sign(const struct args *a, const struct lskel_header *h,
 		lskel_replace_abort(&rp);
 		return failure(a->header, "cannot sign", &e);
 	}
-	s.use_keyid = a->use_keyid;
+	s.use_keyid = !a->use_issuer_serial;
 	s.include_certs = a->include_certs;
 	if (lskel_payload(h, &payload, &plen, &e))
 		goto out;

@@ -130,6 +130,37 @@ char *lskel_render_block(const unsigned char *sig, size_t sig_len,
 	return o.p;
 }
 
+/*
+ * A literal as bpftool itself writes one: a zero byte as "\0", any other
+ * as a hex escape, and a line broken before it would pass 78 columns. In
+ * upstream's form the signature is rewritten this way, so that a header
+ * signed again with the same bytes is the file bpftool wrote.
+ */
+static void out_literal_bpftool(struct out *o, const unsigned char *b, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	char esc[4] = { '\\', 'x', 0, 0 };
+	size_t i, col = 0, w;
+
+	out_str(o, "\"\\\n");
+	for (i = 0; i < n; i++) {
+		w = b[i] ? 4 : 2;
+		col += w;
+		if (col > 78) {
+			out_str(o, "\\\n");
+			col = w;
+		}
+		if (!b[i]) {
+			out_str(o, "\\0");
+			continue;
+		}
+		esc[2] = hex[b[i] >> 4];
+		esc[3] = hex[b[i] & 15];
+		out_put(o, esc, 4);
+	}
+	out_str(o, "\"");
+}
+
 int lskel_edit_sign(const struct lskel_header *h, const unsigned char *sig,
 		    size_t sig_len, const unsigned char *excl, size_t excl_len,
 		    int32_t keyring_id, struct lskel_edit *ed, struct lskel_err *e)
@@ -141,7 +172,7 @@ int lskel_edit_sign(const struct lskel_header *h, const unsigned char *sig,
 		struct out o = { 0 };
 
 		/* Upstream's own statements keep pointing at opts_sig[]. */
-		out_literal(&o, sig, sig_len);
+		out_literal_bpftool(&o, sig, sig_len);
 		if (o.oom) {
 			free(o.p);
 			return lskel_fail(e, "out of memory");

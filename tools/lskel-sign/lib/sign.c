@@ -52,7 +52,7 @@ int lskel_sign(const struct lskel_signer *s, const unsigned char *payload,
 		return lskel_fail(e, "cannot start a CMS SignedData");
 	if (!CMS_add1_signer(cms, s->cert, s->key, s->md, signer_flags(s))) {
 		lskel_fail(e, "cannot add the signer%s", s->use_keyid ?
-			   " (--use-keyid needs a certificate with a subject key identifier)" : "");
+			   " (the certificate has no subject key identifier: sign with --use-issuer-serial)" : "");
 		goto out;
 	}
 	in = BIO_new_mem_buf(payload, (int)len);
@@ -135,7 +135,7 @@ int lskel_add_signer(const struct lskel_signer *s, const unsigned char *old,
 	si = CMS_add1_signer(cms, s->cert, s->key, s->md, signer_flags(s));
 	if (!si) {
 		lskel_fail(e, "cannot add the signer%s", s->use_keyid ?
-			   " (--use-keyid needs a certificate with a subject key identifier)" : "");
+			   " (the certificate has no subject key identifier: sign with --use-issuer-serial)" : "");
 		goto out;
 	}
 	/*

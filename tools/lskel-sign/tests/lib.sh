@@ -145,6 +145,10 @@ run_dump() {
 # hex_literal FILE: FILE's bytes as \xHH escapes on one line.
 hex_literal() { od -An -v -tx1 "$1" | tr -d ' \n' | sed 's/\(..\)/\\x\1/g'; }
 
+# bpftool_literal FILE: FILE's bytes on one line as bpftool escapes them,
+# a zero byte as \0 and any other as \xHH.
+bpftool_literal() { hex_literal "$1" | sed 's/\\x00/\\0/g'; }
+
 # insns_of HEADER OUT: HEADER's loader instructions (the payload's first
 # part) to OUT.
 insns_of() {
