@@ -15,6 +15,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,12 +57,14 @@ struct options {
 	unsigned long count;	/* reports; 0: until a signal */
 	bool json;
 	bool tc;
+	int32_t keyring_id;	/* the keyring that checks the signature */
 };
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 "Usage: nicdiag --iface IF [--interval S] [--count N] [--json] [--tc]\n"
+"               [--keyring-id ID]\n"
 "\n"
 "Count the frames that arrive on interface IF: packets and bytes for\n"
 "IPv4 and IPv6 TCP, UDP and ICMP/ICMPv6, other IP, non-IP and malformed\n"
@@ -76,11 +79,17 @@ static void usage(FILE *f)
 "                      or SIGTERM)\n"
 "  -j, --json          one JSON object a line instead of a table\n"
 "      --tc            attach at tc ingress (tcx) instead of XDP\n"
+"      --keyring-id ID the keyring the kernel checks the signature\n"
+"                      against: 0 the builtin keyring (default), 1 the\n"
+"                      secondary, 2 the platform keyring, or a keyring's\n"
+"                      serial (as keyctl prints it); Hornet's policy says\n"
+"                      which keyrings it accepts\n"
 "  -h, --help          show this help\n"
 "\n"
 "The BPF programs are a light skeleton, signed at build time; under\n"
 "Hornet's enforce mode an unsigned or altered copy is refused, and nicdiag\n"
-"says why. On SIGINT or SIGTERM it prints a last report, detaches and\n"
+"says why (on a kernel that checks signatures itself, such as Linux 7.3,\n"
+"an altered copy is refused too). On SIGINT or SIGTERM it prints a last report, detaches and\n"
 "exits 0, leaving nothing attached. Exit status: 0 done, 1 the kernel\n"
 "refused or something failed, 2 bad usage.\n");
 }
@@ -109,17 +118,19 @@ static const char *opt_name(const struct option *opts, int c)
 /* 0, or the exit status for bad usage. */
 static int parse_args(int argc, char **argv, struct options *o)
 {
-	enum { OPT_TC = 256 };
+	enum { OPT_TC = 256, OPT_KEYRING_ID };
 	static const struct option longopts[] = {
 		{ "iface", required_argument, NULL, 'i' },
 		{ "interval", required_argument, NULL, 's' },
 		{ "count", required_argument, NULL, 'c' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "tc", no_argument, NULL, OPT_TC },
+		{ "keyring-id", required_argument, NULL, OPT_KEYRING_ID },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	bool seen[OPT_TC + 1] = { false };
+	bool seen[OPT_KEYRING_ID + 1] = { false };
+	long long id;
 	char *end;
 	int c;
 
@@ -157,6 +168,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case OPT_TC:
 			o->tc = true;
+			break;
+		case OPT_KEYRING_ID:
+			errno = 0;
+			id = strtoll(optarg, &end, 10);
+			if (errno || end == optarg || *end || id < INT32_MIN || id > INT32_MAX)
+				return misuse("bad keyring id '%s' (a 32-bit number)", optarg);
+			o->keyring_id = (int32_t)id;
 			break;
 		case 'h':
 			usage(stdout);
@@ -206,24 +224,35 @@ static bool hornet_active(void)
 	return false;
 }
 
-/* Why the load failed, in the terms Hornet's errnos stand for. */
+/*
+ * Why the load failed, in the terms signature errnos stand for: Hornet's
+ * when it is active, else the kernel's own check (Linux 7.3 and later
+ * verify a light skeleton's signature in the BPF core).
+ */
 static const char *refusal_reason(int err)
 {
+	bool hornet = hornet_active();
+
 	switch (err) {
 	case EPERM:
-		if (hornet_active())
+		if (hornet)
 			return "refused by Hornet: unsigned or not verified";
 		return "not permitted (nicdiag needs CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN)";
 	case ENOKEY:
-		return "refused by Hornet: no trusted key vouches for the signer";
+		return hornet ? "refused by Hornet: no trusted key vouches for the signer" :
+				"refused by the kernel: no trusted key vouches for the signer";
 	case EKEYREJECTED:
-		return "refused by Hornet: signature does not match";
+		return hornet ? "refused by Hornet: signature does not match, or its keyring is not accepted" :
+				"refused by the kernel: signature does not match";
 	case EKEYREVOKED:
-		return "refused by Hornet: the signer's key is revoked";
+		return hornet ? "refused by Hornet: the signer's key is revoked" :
+				"refused by the kernel: the signer's key is revoked";
 	case EBADMSG:
-		return "refused by Hornet: malformed signature";
+		return hornet ? "refused by Hornet: malformed signature" :
+				"refused by the kernel: malformed signature";
 	case ENOPKG:
-		return "refused by Hornet: unsupported signature algorithm";
+		return hornet ? "refused by Hornet: unsupported signature algorithm" :
+				"refused by the kernel: unsupported signature algorithm";
 	}
 	return strerror(err);
 }
@@ -481,6 +510,8 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return EXIT_FAILURE;
 	}
+	/* Between open and load: the keyring this host checks against. */
+	skel->keyring_id = o.keyring_id;
 	err = nicdiag__load(skel);
 	if (err) {
 		fprintf(stderr, "nicdiag: cannot load the BPF programs: %s (%s)\n",

@@ -39,7 +39,7 @@ expect_refused junk-without-semicolon-before-the-block.h \
 # Found by make fuzz: the file ends in a short line where the block's
 # keyring line goes, and the reader compared 20 bytes past its end.
 expect_refused keyring-line-cut-by-the-end-of-the-file.h \
-	"line 46: expected 'opts.keyring_id = N;' with N a 32-bit integer"
+	"line 46: expected 'opts.keyring_id = N;' with N a 32-bit integer, or 'opts.keyring_id = skel->keyring_id;'"
 directive="no '#' or '%' (%: is #) but on bpftool's preprocessor lines (the C++ lines of __assert(), the guard's #endif)"
 expect_refused attack-comment-define.h "line 124: expected $directive"
 expect_refused attack-digraph-define.h "line 124: expected $directive"

@@ -167,9 +167,9 @@ row "no #endif for the guard" "line $(wc -l <"$base"): expected '#endif /* guard
 begin=$(line '^	/\* lskel-sign: begin \*/$')
 keyring=$(line '^		opts.keyring_id = 0;$')
 edit 's/^		opts.keyring_id = 0;$/		opts.keyring_id = 0; \/\/ edited/'
-row "an edited keyring line" "line $keyring: expected 'opts.keyring_id = N;' with N a 32-bit integer"
+row "an edited keyring line" "line $keyring: expected 'opts.keyring_id = N;' with N a 32-bit integer, or 'opts.keyring_id = skel->keyring_id;'"
 edit 's/^		opts.keyring_id = 0;$/		opts.keyring_id = 4294967296;/'
-row "a keyring id past 32 bits" "line $keyring: expected 'opts.keyring_id = N;' with N a 32-bit integer"
+row "a keyring id past 32 bits" "line $keyring: expected 'opts.keyring_id = N;' with N a 32-bit integer, or 'opts.keyring_id = skel->keyring_id;'"
 edit 's/^		opts.keyring_id = 0;$/		opts.keyring_id = 00;/'
 row "a keyring id not as lskel-sign writes it" \
 	"line $keyring: the lskel-sign block is not as lskel-sign writes it; restore it or delete it"

@@ -120,7 +120,9 @@ $(OUT)/lskel_probe-plain.lskel.h: $(OUT)/lskel_probe.bpf.o $(BPFTOOL) $(MK) $(OU
 	$(Q)mv $@.tmp $@
 
 # A signed variant: sign a copy of the -S header, check that it carries
-# the keyring id asked for and that it verifies offline for each signer,
+# the keyring id asked for (or, with none, the caller's skel->keyring_id,
+# which the probe leaves at 0, the builtin keyring) and that it verifies
+# offline for each signer,
 # and only then put it in place. The tampered one must stop verifying,
 # and differ from the signed header in one byte of the payload only.
 $(SIGNED:%=$(OUT)/lskel_probe-%.lskel.h): $(OUT)/lskel_probe-%.lskel.h: \
@@ -132,7 +134,7 @@ $(SIGNED:%=$(OUT)/lskel_probe-%.lskel.h): $(OUT)/lskel_probe-%.lskel.h: \
 	$(Q)$(LSKEL_SIGN) $(call first_opts,$*) $@.tmp $(QOUT)
 	$(Q)$(if $(call later_signers,$*),$(foreach s,$(call later_signers,$*),$(LSKEL_SIGN) \
 		--add-signer $(call signer_opts,$(s)) $(call keyring_opt,$*) $@.tmp $(QOUT) && ) true)
-	$(Q)grep -Eq '^[[:space:]]*opts\.keyring_id = $(or $(KEYRING.$*),0);$$' $@.tmp
+	$(Q)grep -Eq '^[[:space:]]*opts\.keyring_id = $(or $(KEYRING.$*),skel->keyring_id);$$' $@.tmp
 	$(Q)for s in $(SIGNERS.$*); do \
 		$(LSKEL_SIGN) --verify --cert $(KEYS)/$$s.crt $@.tmp >/dev/null || exit 1; \
 	done

@@ -92,9 +92,11 @@ static void usage(FILE *f)
 "                     /proc while lskel-sign runs)\n"
 "  --cert CERT        signer's certificate (PEM or DER), if not in KEY\n"
 "  --hash ALG         sha256 (default), sha384 or sha512\n"
-"  --keyring-id N     keyring the kernel checks against: 0 builtin (default),\n"
-"                     1 secondary, 2 platform, or a keyring serial; when\n"
-"                     re-signing, the old value is kept unless this is given\n"
+"  --keyring-id N     fix the keyring the kernel checks against: 0 builtin,\n"
+"                     1 secondary, 2 platform, or a keyring serial; without\n"
+"                     it, a -S header's caller sets skel->keyring_id between\n"
+"                     open and load (0, builtin, if it does not) and a -L\n"
+"                     header gets 0; re-signing keeps the old choice\n"
 "  --use-keyid        name the signer by its certificate's subject key\n"
 "                     identifier (the default, as upstream bpftool -S does,\n"
 "                     so that both write the same bytes)\n"
@@ -338,7 +340,8 @@ static int do_sign(const struct args *a, const struct lskel_header *h,
 		lskel_fail(&e, "cannot hash the instructions");
 		goto out;
 	}
-	if (lskel_edit_sign(h, der, dlen, excl, sizeof(excl), keyring, &ed, &e) ||
+	if (lskel_edit_sign(h, der, dlen, excl, sizeof(excl),
+			    !a->seen[OPT_KEYRING_ID] && h->keyring_runtime, keyring, &ed, &e) ||
 	    lskel_replace_write(&rp, ed.middle, ed.middle_len, &e) ||
 	    lskel_replace_write(&rp, h->text + ed.cut_end, h->len - ed.cut_end, &e) ||
 	    lskel_replace_commit(&rp, &e))

@@ -7,7 +7,7 @@
 # loader of it loads.
 set -eu
 fail() { echo "FAIL: $*" >&2; exit 1; }
-msg="nicdiag: cannot load the BPF programs: refused by Hornet: signature does not match (EKEYREJECTED)"
+msg="nicdiag: cannot load the BPF programs: refused by the kernel: signature does not match (EKEYREJECTED)"
 
 for b in nicdiag73-upstream-tampered nicdiag-tampered; do
 	echo "-- sigverdict -- $b --iface lo --interval 0.1 --count 1 --json"
@@ -15,7 +15,7 @@ for b in nicdiag73-upstream-tampered nicdiag-tampered; do
 	sigverdict -- "$b" --iface lo --interval 0.1 --count 1 --json >/tmp/out 2>/tmp/err || rc=$?
 	sed 's/^/  | /' /tmp/out /tmp/err
 	[ "$rc" = 1 ] || fail "$b exited $rc, not 1"
-	# nicdiag names the errno it got; its words are written for Hornet.
+	# nicdiag names the errno it got, and the kernel, not Hornet, as the refuser.
 	[ "$(cat /tmp/err)" = "$msg" ] || fail "$b did not say EKEYREJECTED"
 	! grep -q '^{' /tmp/out || fail "$b reported although its load failed"
 	! grep -q '^sigverdict: ' /tmp/out || fail "a program of $b loaded"

@@ -42,7 +42,7 @@ nd_mix_line() {
 # The messages nicdiag gives when the kernel refuses its load.
 ND_REFUSED="nicdiag: cannot load the BPF programs:"
 ND_MSG_EPERM="$ND_REFUSED refused by Hornet: unsigned or not verified (EPERM)"
-ND_MSG_EKEYREJECTED="$ND_REFUSED refused by Hornet: signature does not match (EKEYREJECTED)"
+ND_MSG_EKEYREJECTED="$ND_REFUSED refused by Hornet: signature does not match, or its keyring is not accepted (EKEYREJECTED)"
 ND_MSG_ENOKEY="$ND_REFUSED refused by Hornet: no trusted key vouches for the signer (ENOKEY)"
 
 # What the tampered build says once a kernel that checks nothing has loaded

@@ -1,6 +1,6 @@
 # Proves: nicdiag exits 2 with a message naming the mistake on bad usage
-# (no --iface, an unknown option, an option twice, a bad interval or
-# count, a stray argument), 0 with the usage on stdout for --help, and 1
+# (no --iface, an unknown option, an option twice, a bad interval, count
+# or keyring id, a stray argument), 0 with the usage on stdout for --help, and 1
 # for an interface that does not exist.
 . "$(dirname "$0")/hornet_lib.sh"
 
@@ -27,6 +27,9 @@ misuse "bad interval 'x' (0.1 to 86400 seconds)" --iface lo --interval x
 misuse "bad interval '0.05' (0.1 to 86400 seconds)" --iface lo --interval 0.05
 misuse "bad count '0' (a positive number)" --iface lo --count 0
 misuse "bad count '-1' (a positive number)" --iface lo --count -1
+misuse "bad keyring id 'x' (a 32-bit number)" --iface lo --keyring-id x
+misuse "bad keyring id '2147483648' (a 32-bit number)" --iface lo --keyring-id 2147483648
+misuse "option '--keyring-id' given twice" --iface lo --keyring-id 1 --keyring-id 1
 misuse "unexpected argument 'eth0'" --iface lo eth0
 
 say "nicdiag --help"

@@ -75,7 +75,7 @@ static void out_literal(struct out *o, const unsigned char *b, size_t n)
 
 char *lskel_render_block(const unsigned char *sig, size_t sig_len,
 			 const unsigned char *excl, size_t excl_len,
-			 int32_t keyring_id, size_t *len)
+			 bool keyring_runtime, int32_t keyring_id, size_t *len)
 {
 	const char *indent = "\t";
 	struct out o = { 0 };
@@ -116,7 +116,7 @@ char *lskel_render_block(const unsigned char *sig, size_t sig_len,
 	out_str(&o, indent);
 	snprintf(num, sizeof(num), "%ld", (long)keyring_id);
 	out_str(&o, "\topts.keyring_id = ");
-	out_str(&o, num);
+	out_str(&o, keyring_runtime ? "skel->keyring_id" : num);
 	out_str(&o, ";\n");
 	out_str(&o, indent);
 	out_str(&o, "}\n");
@@ -163,7 +163,8 @@ static void out_literal_bpftool(struct out *o, const unsigned char *b, size_t n)
 
 int lskel_edit_sign(const struct lskel_header *h, const unsigned char *sig,
 		    size_t sig_len, const unsigned char *excl, size_t excl_len,
-		    int32_t keyring_id, struct lskel_edit *ed, struct lskel_err *e)
+		    bool keyring_runtime, int32_t keyring_id,
+		    struct lskel_edit *ed, struct lskel_err *e)
 {
 	memset(ed, 0, sizeof(*ed));
 	ed->text = h->text;
@@ -185,8 +186,8 @@ int lskel_edit_sign(const struct lskel_header *h, const unsigned char *sig,
 	}
 	ed->cut_begin = h->block_begin;
 	ed->cut_end = h->block_end;
-	ed->middle = lskel_render_block(sig, sig_len, excl, excl_len, keyring_id,
-					&ed->middle_len);
+	ed->middle = lskel_render_block(sig, sig_len, excl, excl_len, keyring_runtime,
+					keyring_id, &ed->middle_len);
 	if (!ed->middle)
 		return lskel_fail(e, "out of memory");
 	return 0;
@@ -205,7 +206,9 @@ int lskel_edit_unsign(const struct lskel_header *h, struct lskel_edit *ed,
 	ed->cut_begin = h->block_begin;
 	ed->cut_end = h->block_end;
 	if (h->sign_comment) {
-		ed->middle = lskel_render_block(NULL, 0, NULL, 0, 0, &ed->middle_len);
+		/* As bpftool -S wrote it: the keyring chosen at run time or 0. */
+		ed->middle = lskel_render_block(NULL, 0, NULL, 0, h->keyring_runtime, 0,
+						&ed->middle_len);
 		if (!ed->middle)
 			return lskel_fail(e, "out of memory");
 	}

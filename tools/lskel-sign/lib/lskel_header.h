@@ -72,8 +72,12 @@ struct lskel_header {
 	size_t load_begin;
 	size_t load_end;
 	bool sign_comment;		/* our bpftool's -S comment is there */
-	int32_t keyring_id;		/* in the block; 0 when unsigned */
-	bool keyring_runtime;		/* upstream form: set from skel at run time */
+	int32_t keyring_id;		/* in the block, when not keyring_runtime */
+	/*
+	 * opts.keyring_id = skel->keyring_id: the caller picks the keyring
+	 * between open and load (upstream's form, and our -S block).
+	 */
+	bool keyring_runtime;
 };
 
 /*
@@ -104,12 +108,15 @@ struct lskel_edit {
 
 /*
  * The header carrying @sig (DER), @excl (the SHA-256 of the instructions,
- * for opts_excl_hash[]) and @keyring_id, replacing any old signature. The
- * upstream form keeps its own opts_excl_hash[] and keyring.
+ * for opts_excl_hash[]) and the keyring, replacing any old signature: the
+ * one the caller sets in skel->keyring_id when @keyring_runtime, else
+ * @keyring_id. The upstream form keeps its own opts_excl_hash[] and
+ * keyring.
  */
 int lskel_edit_sign(const struct lskel_header *h, const unsigned char *sig,
 		    size_t sig_len, const unsigned char *excl, size_t excl_len,
-		    int32_t keyring_id, struct lskel_edit *ed, struct lskel_err *e);
+		    bool keyring_runtime, int32_t keyring_id,
+		    struct lskel_edit *ed, struct lskel_err *e);
 /*
  * The header without a signature: lskel-sign's block deleted, or emptied
  * as bpftool -S writes it when the header carries -S's comment.
@@ -121,11 +128,12 @@ void lskel_edit_release(struct lskel_edit *ed);
 /*
  * The canonical block text for @sig; used to write a block and to check
  * one. A signed block carries opts_excl_hash[] when @excl is given (blocks
- * written before it existed do not); an empty one never does.
+ * written before it existed do not); an empty one never does. The keyring
+ * is skel->keyring_id when @keyring_runtime, else @keyring_id.
  */
 char *lskel_render_block(const unsigned char *sig, size_t sig_len,
 			 const unsigned char *excl, size_t excl_len,
-			 int32_t keyring_id, size_t *len);
+			 bool keyring_runtime, int32_t keyring_id, size_t *len);
 
 /*
  * Replacing a file: lskel_replace_begin() opens a temporary file beside

@@ -471,6 +471,9 @@ static int code_line(struct reader *r)
 static int read_block(struct reader *r, struct lskel_header *h)
 {
 	static const char set_keyring[] = "\t\topts.keyring_id = ";
+	static const char runtime[] = "skel->keyring_id;";
+	static const char keyring_what[] =
+		"'opts.keyring_id = N;' with N a 32-bit integer, or 'opts.keyring_id = skel->keyring_id;'";
 	struct lskel_lit *lits[] = { &h->sig, &h->excl_hash };
 	char num[16], *end, *canon;
 	size_t canon_len, k = sizeof(set_keyring) - 1, d = 0, len;
@@ -485,18 +488,24 @@ static int read_block(struct reader *r, struct lskel_header *h)
 	    (excl && expect_all(r, block_sets + 4, 2, NULL)))
 		return -1;
 	if (!next_line(r) || line_len(r) <= k || memcmp(r->s + r->at, set_keyring, k))
-		return fail_at(r, r->line, "'opts.keyring_id = N;' with N a 32-bit integer");
-	snprintf(num, sizeof(num), "%.*s", (int)(line_len(r) - k), r->s + r->at + k);
-	id = strtoll(num, &end, 10);
-	if (end == num || strcmp(end, ";") || id < INT32_MIN || id > INT32_MAX)
-		return fail_at(r, r->line, "'opts.keyring_id = N;' with N a 32-bit integer");
-	h->keyring_id = (int32_t)id;
+		return fail_at(r, r->line, keyring_what);
+	if (line_len(r) - k == sizeof(runtime) - 1 &&
+	    !memcmp(r->s + r->at + k, runtime, sizeof(runtime) - 1)) {
+		h->keyring_runtime = true;
+	} else {
+		snprintf(num, sizeof(num), "%.*s", (int)(line_len(r) - k), r->s + r->at + k);
+		id = strtoll(num, &end, 10);
+		if (end == num || strcmp(end, ";") || id < INT32_MIN || id > INT32_MAX)
+			return fail_at(r, r->line, keyring_what);
+		h->keyring_id = (int32_t)id;
+	}
 	if (expect(r, "\t}") || expect(r, LSKEL_MARK_END_LINE))
 		return -1;
 	h->block_end = r->eol + 1;
 	len = h->block_end - h->block_begin;
 	canon = lskel_render_block(h->sig.bytes, h->sig.len, excl ? h->excl_hash.bytes : NULL,
-				   h->excl_hash.len, h->keyring_id, &canon_len);
+				   h->excl_hash.len, h->keyring_runtime, h->keyring_id,
+				   &canon_len);
 	if (!canon)
 		return lskel_fail(r->e, "out of memory");
 	while (d < canon_len && d < len && canon[d] == (char)r->s[h->block_begin + d])
@@ -510,7 +519,7 @@ static int read_block(struct reader *r, struct lskel_header *h)
 		return fail_at(r, r->line + 5 - lskel_line_of(r->s + h->block_begin, len, len),
 			       "a signature in opts_sig[] (only gen skeleton -S writes it empty)");
 	if (!h->sig.len && h->keyring_id)
-		return fail_at(r, r->line - 2, "'opts.keyring_id = 0;' in an empty block");
+		return fail_at(r, r->line - 2, "'opts.keyring_id = 0;' or 'opts.keyring_id = skel->keyring_id;' in an empty block");
 	h->sig_state = h->sig.len ? LSKEL_SIGNED_BLOCK : LSKEL_UNSIGNED;
 	return 0;
 }

@@ -112,8 +112,11 @@ ossl_verify() {
 # CC defaults to gcc and STD to -std=gnu11; an empty STD is the compiler's
 # own default dialect.
 compile_lskel() {
-	local h=$1 name=$2 exe=$3 cc=${4:-gcc} std=${5--std=gnu11} dir
+	local h=$1 name=$2 exe=$3 cc=${4:-gcc} std=${5--std=gnu11} dir set_keyring=
 	dir=$(dirname "$h")
+	# LSKEL_SET_KEYRING=N: main() sets skel->keyring_id = N between open
+	# and load, as a caller picks the keyring at run time.
+	[ -z "${LSKEL_SET_KEYRING:-}" ] || set_keyring="skel->keyring_id = $LSKEL_SET_KEYRING;"
 	cat >"$exe.c" <<EOC
 #include "$(basename "$h")"
 int main(void)
@@ -122,6 +125,7 @@ int main(void)
 
 	if (!skel)
 		return 3;
+	$set_keyring
 	/* The stub loads nothing and returns -1 after dumping. */
 	return ${name}__load(skel) == -1 ? 0 : 4;
 }
