@@ -15,6 +15,10 @@
 #   nicdiag73-lskel-sign         this project's signed header
 #                                (build/examples/nicdiag/nicdiag.lskel.h),
 #                                compiled against 7.3's libbpf headers
+#   nicdiag-bpftool73            7.3's bpftool header, compiled against
+#                                this project's libbpf and UAPI headers, as
+#                                nicdiag.mk builds nicdiag
+#   nicdiag-bpftool73-tampered   the tampered one, likewise
 #   sigverdict                   a kprobe on security_bpf_prog() that
 #                                prints the verdict 7.3 recorded in
 #                                prog->aux->sig for each program a command
@@ -42,6 +46,10 @@ BPFTOOL73 := $(B)/bpftool-7.3/bpftool
 LSKEL_SIGN ?= $(B)/lskel-sign/lskel-sign
 TAMPER	:= $(ROOT)/tests/vm/guest/lskel/lskel_tamper
 MK	:= $(ROOT)/tests/vm/linux73.mk
+UAPI	:= $(B)/kbuild/usr/include
+LIBBPF	:= $(B)/libbpf
+
+include $(ROOT)/scripts/quiet.mk
 
 MAKEFLAGS += --no-builtin-rules
 .SUFFIXES:
@@ -65,7 +73,8 @@ ifeq ($(ABI),)
 $(error no NICDIAG_ABI in $(ND)/nicdiag.h)
 endif
 
-PROGS := nicdiag73-upstream nicdiag73-upstream-tampered nicdiag73-lskel-sign sigverdict
+PROGS := nicdiag73-upstream nicdiag73-upstream-tampered nicdiag73-lskel-sign \
+	nicdiag-bpftool73 nicdiag-bpftool73-tampered sigverdict
 all: $(PROGS:%=$(BIN)/%)
 
 KDEPS := $(UAPI73)/linux/bpf.h $(LIBBPF73)/include/bpf/skel_internal.h $(KB73)/vmlinux
@@ -74,52 +83,73 @@ KDEPS := $(UAPI73)/linux/bpf.h $(LIBBPF73)/include/bpf/skel_internal.h $(KB73)/v
 # this project's header was made from, with the build key (builtin keyring).
 $(OUT)/upstream/nicdiag.lskel.h: $(ND_OUT)/nicdiag.bpf.o $(BPFTOOL73) $(LSKEL_SIGN) \
 		$(KEYS)/build.key $(KEYS)/build.crt $(MK) | $(KDEPS)
-	@mkdir -p $(@D)
-	$(BPFTOOL73) gen skeleton -L -S -k $(KEYS)/build.key -i $(KEYS)/build.crt \
+	$(call say,BPFTOOL,7.3/upstream/$(@F))
+	$(Q)mkdir -p $(@D)
+	$(Q)$(BPFTOOL73) gen skeleton -L -S -k $(KEYS)/build.key -i $(KEYS)/build.crt \
 		$< name nicdiag >$@.tmp
-	$(LSKEL_SIGN) --verify --cert $(KEYS)/build.crt $@.tmp >/dev/null
-	mv $@.tmp $@
+	$(Q)$(LSKEL_SIGN) --verify --cert $(KEYS)/build.crt $@.tmp >/dev/null
+	$(Q)mv $@.tmp $@
 
 $(OUT)/upstream-tampered/nicdiag.lskel.h: $(OUT)/upstream/nicdiag.lskel.h $(TAMPER) $(LSKEL_SIGN)
-	@mkdir -p $(@D)
-	$(TAMPER) $(ABI) $< $@.tmp
-	! $(LSKEL_SIGN) --verify --cert $(KEYS)/build.crt $@.tmp >/dev/null 2>&1
-	test "$$(cmp -l $< $@.tmp | wc -l)" = 1
-	mv $@.tmp $@
+	$(call say,TAMPER,7.3/upstream-tampered/$(@F))
+	$(Q)mkdir -p $(@D)
+	$(Q)$(TAMPER) $(ABI) $< $@.tmp $(QOUT)
+	$(Q)! $(LSKEL_SIGN) --verify --cert $(KEYS)/build.crt $@.tmp >/dev/null 2>&1
+	$(Q)test "$$(cmp -l $< $@.tmp | wc -l)" = 1
+	$(Q)mv $@.tmp $@
 
 $(OUT)/lskel-sign/nicdiag.lskel.h: $(ND_OUT)/nicdiag.lskel.h
-	@mkdir -p $(@D)
-	cp $< $@
+	$(Q)mkdir -p $(@D)
+	$(Q)cp $< $@
 
 $(OUT)/nicdiag73-%: $(ND)/nicdiag.c $(ND)/nicdiag.h $(OUT)/%/nicdiag.lskel.h $(MK) | $(KDEPS)
-	$(CC) $(CFLAGS) -I$(ND) -isystem $(OUT)/$* $(LDFLAGS) -o $@ $<
+	$(call say,CC,7.3/$(@F))
+	$(Q)$(CC) $(CFLAGS) -I$(ND) -isystem $(OUT)/$* $(LDFLAGS) -o $@ $<
+
+# 7.3's headers the other way round: this project's UAPI and libbpf.
+OURS := | $(UAPI)/linux/bpf.h $(LIBBPF)/include/bpf/skel_internal.h
+define build_with_ours
+	$(call say,CC,7.3/$(@F))
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(UAPI) -I$(ND) \
+		-isystem $(LIBBPF)/include -isystem $(dir $(word 3,$^)) $(LDFLAGS) -o $@ $<
+endef
+$(OUT)/nicdiag-bpftool73: $(ND)/nicdiag.c $(ND)/nicdiag.h $(OUT)/upstream/nicdiag.lskel.h $(MK) $(OURS)
+	$(build_with_ours)
+$(OUT)/nicdiag-bpftool73-tampered: $(ND)/nicdiag.c $(ND)/nicdiag.h \
+		$(OUT)/upstream-tampered/nicdiag.lskel.h $(MK) $(OURS)
+	$(build_with_ours)
 
 # The probe: 7.3's own types, from its vmlinux's BTF.
 $(OUT)/vmlinux.h: $(KB73)/vmlinux $(BPFTOOL73)
-	@mkdir -p $(@D)
-	$(BPFTOOL73) btf dump file $< format c >$@.tmp
-	mv $@.tmp $@
+	$(call say,BTF,7.3/$(@F))
+	$(Q)mkdir -p $(@D)
+	$(Q)$(BPFTOOL73) btf dump file $< format c >$@.tmp
+	$(Q)mv $@.tmp $@
 
 $(OUT)/sigverdict.bpf.o: $(SRC)/sigverdict.bpf.c $(SRC)/sigverdict.h $(OUT)/vmlinux.h $(MK) | $(KDEPS)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(call say,CLANG,7.3/$(@F))
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 $(OUT)/sigverdict.lskel.h: $(OUT)/sigverdict.bpf.o $(BPFTOOL73)
-	$(BPFTOOL73) gen skeleton -L $< name sigverdict >$@.tmp
-	mv $@.tmp $@
+	$(call say,LSKEL,7.3/$(@F))
+	$(Q)$(BPFTOOL73) gen skeleton -L $< name sigverdict >$@.tmp
+	$(Q)mv $@.tmp $@
 
 $(OUT)/sigverdict: $(SRC)/sigverdict.c $(SRC)/sigverdict.h $(OUT)/sigverdict.lskel.h $(MK) | $(KDEPS)
-	$(CC) $(CFLAGS) -I$(SRC) -isystem $(OUT) $(LDFLAGS) -o $@ $<
+	$(call say,CC,7.3/$(@F))
+	$(Q)$(CC) $(CFLAGS) -I$(SRC) -isystem $(OUT) $(LDFLAGS) -o $@ $<
 
 $(BIN)/%: $(OUT)/% | $(BIN)
-	cp $< $@
+	$(Q)cp $< $@
 
 $(BIN):
-	mkdir -p $@
+	$(Q)mkdir -p $@
 
 # What other steps build; say which, rather than fail obscurely.
 $(BPFTOOL73) $(KDEPS):
 	@echo "linux73.mk: $@ is missing; run 'make kernel-7.3' first" >&2; exit 1
-$(ND_OUT)/nicdiag.bpf.o $(ND_OUT)/nicdiag.lskel.h $(LSKEL_SIGN):
+$(ND_OUT)/nicdiag.bpf.o $(ND_OUT)/nicdiag.lskel.h $(LSKEL_SIGN) $(UAPI)/linux/bpf.h \
+		$(LIBBPF)/include/bpf/skel_internal.h:
 	@echo "linux73.mk: $@ is missing; run 'make tests' first" >&2; exit 1
 $(KEYS)/%:
 	@echo "linux73.mk: $@ is missing; run 'make keys' first" >&2; exit 1

@@ -8,6 +8,7 @@
 #   nicdiag73-upstream    7.3's bpftool gen skeleton -L -S, 7.3's libbpf
 #   nicdiag73-lskel-sign  this project's bpftool -S + lskel-sign, 7.3's libbpf
 #   nicdiag               the same header, this project's libbpf (make tests)
+#   nicdiag-bpftool73     7.3's bpftool header, this project's libbpf
 # The unsigned -S build loads too, as BPF_SIG_UNSIGNED: 7.3 records, it
 # does not enforce.
 set -eu
@@ -37,4 +38,5 @@ run_verdict() {
 run_verdict nicdiag73-upstream verified builtin
 run_verdict nicdiag73-lskel-sign verified builtin
 run_verdict nicdiag verified builtin
+run_verdict nicdiag-bpftool73 verified builtin
 run_verdict nicdiag-unsigned unsigned none

@@ -102,9 +102,14 @@ nd_veth_up() {
 	vethpair "$ND_TX" "$ND_RX" || fail "could not create the veth pair $ND_TX/$ND_RX"
 }
 
-# nd_bin VARIANT: the program's name: nicdiag for "signed", else nicdiag-VARIANT.
+# nd_bin VARIANT: the program's name: nicdiag for "signed", VARIANT itself when
+# it names a build (nicdiag73-upstream), else nicdiag-VARIANT.
 nd_bin() {
-	if [ "$1" = signed ]; then echo nicdiag; else echo "nicdiag-$1"; fi
+	case "$1" in
+	signed) echo nicdiag ;;
+	nicdiag*) echo "$1" ;;
+	*) echo "nicdiag-$1" ;;
+	esac
 }
 
 # nd_comm: the comm of the last nicdiag started, as the kernel cuts it (15).
