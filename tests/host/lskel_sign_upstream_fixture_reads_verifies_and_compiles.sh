@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# A header that upstream's bpftool signed itself (tests/fixtures/
+# A header that Linux 7.3's own bpftool signed (tests/fixtures/
 # upstream-lskel/, see its README) is read as what it is: its signature,
 # by the throwaway certificate's key and named by its subject key id,
-# covers the instructions alone (openssl agrees), so --verify calls it bad
-# and says why; its opts_excl_hash[] is the SHA-256 of the instructions;
-# it compiles against our skel_internal.h; and once signed again by
-# lskel-sign (only opts_sig[]'s bytes change) it verifies over insns ||
-# data, and takes a second signer.
+# covers the instructions followed by the data blob, so --verify calls it
+# good (and openssl agrees, over insns || data and not over the
+# instructions alone); a stranger's certificate does not vouch for it;
+# its opts_excl_hash[] is the SHA-256 of the instructions; it compiles
+# against our skel_internal.h; and once signed again by lskel-sign (only
+# opts_sig[]'s bytes change) it verifies with the build key, and takes a
+# second signer.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tools/lskel-sign/tests/lib.sh"
 
@@ -20,14 +22,21 @@ insns_len=$("$LSKEL" --key "$KEYS/build.pem" "$(cp "$u" "$tmp/probe.h" && echo "
 head -c "$insns_len" "$tmp/payload" >"$tmp/insns"
 [ $((insns_len % 8)) = 0 ] && [ "$insns_len" -gt 0 ] || fail "cannot count the instructions ($insns_len)"
 
-run_rc rc "$LSKEL" --verify --cert "$F/throwaway.crt" "$u" >"$tmp/v" 2>"$tmp/err"
-expect_eq "verify: exit status" "$rc" 1
-expect_eq "verify: verdict" "$(cat "$tmp/v")" \
-	"signer 1: O=Hornet test fixtures,CN=Upstream bpftool throwaway key, RSA-2048, sha256: BAD: the signature does not match the payload (insns || data): it signs the instructions alone"
-expect_eq "verify: message" "$(cat "$tmp/err")" "lskel-sign: $u: does not verify: 1 of 1 signers is bad"
-openssl cms -verify -binary -inform DER -in "$tmp/up.p7s" -content "$tmp/insns" -certfile "$F/throwaway.crt" \
+"$LSKEL" --verify --cert "$F/throwaway.crt" "$u" >"$tmp/v" 2>"$tmp/err" ||
+	{ cat "$tmp/v" "$tmp/err" >&2; fail "the fixture does not verify with its certificate"; }
+expect_eq "verify: verdict" "$(head -n 1 "$tmp/v")" \
+	"signer 1: CN=Linux 7.3 bpftool throwaway key,O=Hornet test fixtures, RSA-2048, sha256: good signature, trusted"
+expect_eq "verify: stderr" "$(cat "$tmp/err")" ""
+expect_eq "verify: summary" "$(sed -n 2p "$tmp/v")" \
+	"lskel-sign: $u: good signature (bpftool's opts_sig[], 1 signer), payload $insns_len + $(( $(stat -c %s "$tmp/payload") - insns_len )) bytes"
+run_rc rc "$LSKEL" --verify --cert "$KEYS/stranger.crt" "$u" >/dev/null 2>&1
+expect_eq "verify against a stranger's certificate: exit status" "$rc" 1
+openssl cms -verify -binary -inform DER -in "$tmp/up.p7s" -content "$tmp/payload" -certfile "$F/throwaway.crt" \
 	-CAfile "$F/throwaway.crt" -purpose any -out /dev/null 2>"$tmp/ossl" ||
-	{ cat "$tmp/ossl" >&2; fail "openssl does not verify upstream's signature over the instructions"; }
+	{ cat "$tmp/ossl" >&2; fail "openssl does not verify 7.3's signature over insns || data"; }
+openssl cms -verify -binary -inform DER -in "$tmp/up.p7s" -content "$tmp/insns" -certfile "$F/throwaway.crt" \
+	-CAfile "$F/throwaway.crt" -purpose any -out /dev/null 2>/dev/null &&
+	fail "openssl verifies 7.3's signature over the instructions alone"
 openssl cms -cmsout -print -inform DER -in "$tmp/up.p7s" >"$tmp/print"
 expect_grep "named by SKID" "d.subjectKeyIdentifier:" "$tmp/print"
 
