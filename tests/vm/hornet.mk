@@ -57,6 +57,8 @@ HEADERS := $(wildcard $(SRC)/*.h) $(ROOT)/tests/vm/guest/btf_walk.h
 # the required form, no signed attributes; build-attrs breaks that rule.
 SIG.build		:= build		sha256 -nocerts -noattr
 SIG.build-sha512	:= build		sha512 -nocerts -noattr
+SIG.build-sha384	:= build		sha384 -nocerts -noattr
+SIG.build-ec-sha256	:= build-ec	sha256 -nocerts -noattr
 SIG.build-keyid		:= build		sha256 -nocerts -noattr -keyid
 SIG.build-ec-sha384	:= build-ec		sha384 -nocerts -noattr
 SIG.build-sha224	:= build		sha224 -nocerts -noattr
@@ -100,7 +102,7 @@ $(GEN)/%.o: $(SRC)/%.c $(HEADERS) $(UAPI_DEP) $(GEN)/cflags | $(GEN)
 	$(call say,CC,$(@F))
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BIN)/hornet_load: $(GEN)/hornet_load.o $(GEN)/sha1.o | $(BIN)
+$(BIN)/hornet_load: $(GEN)/hornet_load.o $(GEN)/sha1.o $(GEN)/sha256.o | $(BIN)
 	$(call say,LD,$(@F))
 	$(Q)$(CC) $(LDFLAGS) -pthread -o $@ $^
 

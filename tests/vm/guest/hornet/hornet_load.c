@@ -24,12 +24,14 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "hornet_uapi.h"
 #include "sha1.h"
+#include "sha256.h"
 
 #define BLOB_SIZE	64
 #define BLOB_WORDS	(BLOB_SIZE / 8)
@@ -81,10 +83,12 @@ static void usage(FILE *f)
 "         BPF_PROG_TEST_RUN of a second syscall program, and with\n"
 "         BPF_MAP_FREEZE of a map; print nested_run=RET freeze=RET\n"
 "load     create the blob map, load the program with the signature, print\n"
-"         errno=0 or errno=-N, then pid=N (this process),\n"
+"         errno=0 or errno=-N (or, when an --exclusive map cannot be made,\n"
+"         map_create=-N and nothing else), then pid=N (this process),\n"
 "         load_ns=START-END (CLOCK_MONOTONIC just before and after the\n"
-"         BPF_PROG_LOAD) and tag=HEX (the\n"
-"         tag the kernel gives these instructions); after a successful\n"
+"         BPF_PROG_LOAD) and tag=HEX (the tag the kernel gives these\n"
+"         instructions: from a SHA-1, or a SHA-256 on Linux 6.18 and\n"
+"         later); after a successful\n"
 "         load, check the kernel's tag, run the program once and print\n"
 "         run=ok\n"
 "\n"
@@ -101,6 +105,10 @@ static void usage(FILE *f)
 "  --bad-sig-ptr      point signature at an unmapped page\n"
 "  --no-freeze        do not freeze the blob map\n"
 "  --hash-map         make the blob map a hash map instead of an array\n"
+"  --exclusive        make the blob map exclusive to these instructions\n"
+"                     (BPF_MAP_CREATE's excl_prog_hash, Linux 6.18 and\n"
+"                     later: the SHA-256 of the instructions as loaded,\n"
+"                     after any --flip-insn), as a light skeleton does\n"
 "  --old-attr         pass the attr size of a 6.12 binary, which ends\n"
 "                     before fd_array_cnt\n"
 "  --verifier-log     print the verifier's log to stderr\n"
@@ -225,10 +233,25 @@ static uint32_t expected_result(const struct program *p, const uint8_t blob[BLOB
  * ld_imm64 pairs zeroed because fds differ from run to run. (Upstream moved
  * to SHA-256 in 6.18; check_loaded() notices if this kernel did too.)
  */
+/*
+ * Whether the running kernel takes a program's tag from a SHA-256 of its
+ * instructions (Linux 6.18 and later, which keep the whole digest for
+ * exclusive maps and signatures) rather than from a SHA-1.
+ */
+static bool kernel_tags_by_sha256(void)
+{
+	struct utsname u;
+	unsigned int major, minor;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return false;
+	return major > 6 || (major == 6 && minor >= 18);
+}
+
 static void predict_tag(const struct program *p, uint8_t tag[BPF_TAG_SIZE])
 {
 	struct bpf_insn copy[32];
-	uint8_t digest[SHA1_DIGEST_BYTES];
+	uint8_t digest[SHA256_DIGEST_BYTES];
 	bool in_ld_map = false;
 	unsigned int i;
 
@@ -248,7 +271,10 @@ static void predict_tag(const struct program *p, uint8_t tag[BPF_TAG_SIZE])
 			in_ld_map = false;
 		}
 	}
-	sha1_digest(copy, p->cnt * sizeof(copy[0]), digest);
+	if (kernel_tags_by_sha256())
+		sha256_digest(copy, p->cnt * sizeof(copy[0]), digest);
+	else
+		sha1_digest(copy, p->cnt * sizeof(copy[0]), digest);
 	memcpy(tag, digest, BPF_TAG_SIZE);
 }
 
@@ -315,8 +341,19 @@ struct load_opts {
 	bool bad_sig_ptr;
 	bool no_freeze;
 	bool hash_map;
+	bool exclusive;
 	bool old_attr;
 	bool verifier_log;
+};
+
+/*
+ * BPF_MAP_CREATE's excl_prog_hash and excl_prog_hash_size (Linux 6.18),
+ * right after map_token_fd: this UAPI's union bpf_attr has room for them
+ * there, and a kernel without them refuses them as unknown (EINVAL).
+ */
+struct map_create_excl {
+	uint64_t excl_prog_hash;
+	uint32_t excl_prog_hash_size;
 };
 
 static uint8_t *read_file(const char *path, size_t *len)
@@ -358,8 +395,15 @@ static void syscall_prog_attr(hornet_prog_load_attr *attr,
 	snprintf(attr->prog_name, sizeof(attr->prog_name), "%s", name);
 }
 
-static int create_blob_map(const struct load_opts *o, const uint8_t blob[BLOB_SIZE])
+/*
+ * The blob map; -errno when BPF_MAP_CREATE fails with --exclusive (a
+ * kernel without exclusive maps), which is a result, not a setup failure.
+ */
+static int create_blob_map(const struct load_opts *o, const struct program *prog,
+			   const uint8_t blob[BLOB_SIZE])
 {
+	static uint8_t excl_hash[SHA256_DIGEST_BYTES];
+	struct map_create_excl excl;
 	union bpf_attr attr;
 	uint32_t key = 0;
 	int fd;
@@ -370,7 +414,18 @@ static int create_blob_map(const struct load_opts *o, const uint8_t blob[BLOB_SI
 	attr.value_size = BLOB_SIZE;
 	attr.max_entries = 1;
 	strcpy(attr.map_name, "hornet_blob");
+	if (o->exclusive) {
+		_Static_assert(offsetof(union bpf_attr, map_token_fd) + sizeof(attr.map_token_fd) +
+			       sizeof(excl) <= sizeof(attr), "no room for excl_prog_hash");
+		sha256_digest(prog->insns, prog->cnt * sizeof(prog->insns[0]), excl_hash);
+		excl.excl_prog_hash = ptr_to_u64(excl_hash);
+		excl.excl_prog_hash_size = sizeof(excl_hash);
+		memcpy((char *)&attr + offsetof(union bpf_attr, map_token_fd) +
+		       sizeof(attr.map_token_fd), &excl, sizeof(excl));
+	}
 	fd = (int)sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
+	if (fd < 0 && o->exclusive)
+		return -errno;
 	if (fd < 0)
 		setup_failed("BPF_MAP_CREATE");
 
@@ -489,7 +544,11 @@ static int do_load(const struct load_opts *o)
 		}
 	}
 
-	map_fd = create_blob_map(o, blob);
+	map_fd = create_blob_map(o, &prog, blob);
+	if (map_fd < 0) {
+		printf("map_create=%d\n", map_fd);
+		return 0;
+	}
 
 	syscall_prog_attr(&attr, &prog, o->prog_name);
 	attr.fd_array = ptr_to_u64(&map_fd);
@@ -667,8 +726,8 @@ static int cmd_race(int argc, char **argv)
 	sig = read_file(sig_file, &sig_len);
 
 	memset(&r, 0, sizeof(r));
-	atomic_store(&r.genuine_fd, create_blob_map(&o, blob));
-	r.attacker_fd = create_blob_map(&o, bad);
+	atomic_store(&r.genuine_fd, create_blob_map(&o, &prog, blob));
+	r.attacker_fd = create_blob_map(&o, &prog, bad);
 	if (dup2(atomic_load(&r.genuine_fd), RACE_FD) < 0)
 		setup_failed("dup2");
 	if (pthread_create(&b, NULL, race_swapper, &r) ||
@@ -685,7 +744,7 @@ static int cmd_race(int argc, char **argv)
 		if (i) {
 			int old_fd = atomic_load(&r.genuine_fd);
 
-			atomic_store(&r.genuine_fd, create_blob_map(&o, blob));
+			atomic_store(&r.genuine_fd, create_blob_map(&o, &prog, blob));
 			close(old_fd);
 		}
 
@@ -830,7 +889,7 @@ static int cmd_nested(int argc, char **argv)
 	emit(&target, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 	target_fd = load_syscall("h_nest_target", &target);
 	fill_blob(blob);
-	map_fd = create_blob_map(&o, blob);
+	map_fd = create_blob_map(&o, &target, blob);
 
 	ctx.fd = (uint32_t)target_fd;
 	ctx.cmd = BPF_PROG_TEST_RUN;
@@ -865,7 +924,8 @@ static int cmd_load(int argc, char **argv)
 	enum {
 		OPT_SIG = 256, OPT_UNSIGNED, OPT_KEYRING, OPT_PROG_NAME, OPT_FLIP_INSN,
 		OPT_FLIP_BLOB, OPT_TRUNCATE, OPT_SIG_SIZE, OPT_BAD_SIG_PTR,
-		OPT_NO_FREEZE, OPT_HASH_MAP, OPT_OLD_ATTR, OPT_VERIFIER_LOG, OPT_MAX
+		OPT_NO_FREEZE, OPT_HASH_MAP, OPT_EXCLUSIVE, OPT_OLD_ATTR, OPT_VERIFIER_LOG,
+		OPT_MAX
 	};
 	static const struct option longopts[] = {
 		{ "sig", required_argument, NULL, OPT_SIG },
@@ -879,6 +939,7 @@ static int cmd_load(int argc, char **argv)
 		{ "bad-sig-ptr", no_argument, NULL, OPT_BAD_SIG_PTR },
 		{ "no-freeze", no_argument, NULL, OPT_NO_FREEZE },
 		{ "hash-map", no_argument, NULL, OPT_HASH_MAP },
+		{ "exclusive", no_argument, NULL, OPT_EXCLUSIVE },
 		{ "old-attr", no_argument, NULL, OPT_OLD_ATTR },
 		{ "verifier-log", no_argument, NULL, OPT_VERIFIER_LOG },
 		{ "help", no_argument, NULL, 'h' },
@@ -950,6 +1011,9 @@ static int cmd_load(int argc, char **argv)
 			break;
 		case OPT_HASH_MAP:
 			o.hash_map = true;
+			break;
+		case OPT_EXCLUSIVE:
+			o.exclusive = true;
 			break;
 		case OPT_OLD_ATTR:
 			o.old_attr = true;

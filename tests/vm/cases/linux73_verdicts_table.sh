@@ -1,0 +1,40 @@
+# vm-kernel: 7.3
+# Proves: for every input of tests/vm/cases/verdict-table, vanilla Linux
+# 7.3's own check gives the errno of the table's 7.3 columns, and records
+# the verdict there in prog->aux->sig (read by sigverdict); a load that
+# fails leaves no program. BLOB "excl" rows make the blob map exclusive to
+# the instructions, as 7.3 needs for a signed load.
+set -eu
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+D=/tests/bin/hornet-data
+TABLE=$(dirname "$0")/verdict-table
+MAGIC=$(hornet_load layout | sed -n 's/.*magic_imm_byte=\([0-9]*\).*/\1/p')
+[ -n "$MAGIC" ] || fail "hornet_load layout gave no magic_imm_byte"
+rows=0
+while IFS='|' read -r name args blob e612 v612 e73 v73; do
+	case "$name" in '#'* | '') continue ;; esac
+	name=$(echo $name) blob=$(echo $blob) e73=$(echo $e73) v73=$(echo $v73)
+	args=$(echo "$args" | sed "s|@|$D|g; s|MAGIC|$MAGIC|g")
+	[ "$blob" = excl ] && args="$args --exclusive"
+	prog=$(echo "v_$name" | cut -c1-15)
+	echo "-- row $name: sigverdict -- hornet_load load $args --prog-name $prog (want errno=$e73 verdict=$v73)"
+	# shellcheck disable=SC2086 # ARGS are words
+	out=$(sigverdict -- hornet_load load $args --prog-name "$prog" 2>&1) ||
+		{ echo "$out" | sed 's/^/  | /'; fail "row $name: the run failed"; }
+	echo "$out" | sed 's/^/  | /'
+	got=$(echo "$out" | sed -n 's/^errno=//p')
+	[ "$got" = "$e73" ] || fail "row $name: errno=$got, want $e73"
+	seen=$(echo "$out" | grep " name=$prog " || true)
+	if [ "$v73" = - ]; then
+		[ -z "$seen" ] || fail "row $name: a program loaded: $seen"
+	else
+		[ "$(echo "$seen" | wc -l)" = 1 ] || fail "row $name: want one load of $prog, saw: $seen"
+		case "$seen" in
+		*" verdict=$v73 "*) ;;
+		*) fail "row $name: want verdict=$v73, got: $seen" ;;
+		esac
+	fi
+	rows=$((rows + 1))
+done <"$TABLE"
+[ "$rows" -ge 20 ] || fail "only $rows rows read from $TABLE"
