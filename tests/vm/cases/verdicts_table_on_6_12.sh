@@ -9,11 +9,16 @@ hornet_begin
 TABLE=$(dirname "$0")/verdict-table
 MAGIC=$(hornet_load layout | sed -n 's/.*magic_imm_byte=\([0-9]*\).*/\1/p')
 [ -n "$MAGIC" ] || fail "hornet_load layout gave no magic_imm_byte"
+# The caller's own keyring, filled by the caller with a key of its choice.
+USERRING=$(hornet_keyctl newring verdict_own @u) || fail "cannot make a user keyring"
+on_exit "hornet_keyctl unlink $USERRING @u >/dev/null"
+hornet_keyctl padd asymmetric "" "$USERRING" <"$HDATA/stranger.der" >/dev/null ||
+	fail "cannot add the stranger's certificate to keyring $USERRING"
 rows=0
 while IFS='|' read -r name args blob e612 v612 e73 v73; do
 	case "$name" in '#'* | '') continue ;; esac
 	name=$(echo $name) blob=$(echo $blob) e612=$(echo $e612) v612=$(echo $v612)
-	args=$(echo "$args" | sed "s|@|$HDATA|g; s|MAGIC|$MAGIC|g")
+	args=$(echo "$args" | sed "s|@|$HDATA|g; s|MAGIC|$MAGIC|g; s|USERRING|$USERRING|g")
 	prog=$(echo "v_$name" | cut -c1-15)
 	say "row $name: want errno=$e612 verdict=$v612"
 	# shellcheck disable=SC2086 # ARGS are words
