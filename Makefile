@@ -86,7 +86,7 @@ fuzz: tests
 	@LSKEL_FUZZ_SECONDS=$(FUZZ_SECONDS) bash $(ROOT)/tests/host/lskel_sign_fuzz_parser_smoke.sh
 	@HA_FUZZ_SECONDS=$(FUZZ_SECONDS) bash $(ROOT)/tests/host/hornet_attest_fuzz_verify_smoke.sh
 
-bench: tests
+bench: tests-7.3
 	@$(MAKE) --no-print-directory -f $(ROOT)/tests/bench/bench.mk ROOT=$(ROOT)
 	@$(ROOT)/tests/bench/run
 

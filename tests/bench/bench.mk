@@ -6,7 +6,10 @@
 #   build key (.p7s) and the bare PKCS#1 signature inside it (.rsa), for
 #   the in-kernel signature check it is compared with (with the build
 #   certificate that tests/vm/hornet.mk puts there as build.der);
-#   nicdiag_load_bench, built on the signed nicdiag light skeleton.
+#   nicdiag_load_bench, built on the signed nicdiag light skeleton;
+#   nicdiag73_load_bench, for Linux 7.3: nicdiag signed by 7.3's bpftool
+#   and the same object unsigned (gen skeleton -L, named nicdiag_u), both
+#   against 7.3's libbpf (from make kernel-7.3 and tests/vm/linux73.mk).
 #
 # Needs what `make kernel`, `make keys` and `make tests` build; the signed
 # nicdiag header is examples/nicdiag/nicdiag.mk's, which `make tests` runs.
@@ -41,15 +44,31 @@ LSKEL_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -I$(UAPI) \
 	-DBENCH_LSKEL_HEADER='"$(notdir $(NICDIAG_HEADER))"' \
 	-DBENCH_LSKEL_NAME=$(NICDIAG_NAME)
 
-all: $(BIN)/hornet_verify_bench $(BIN)/nicdiag_load_bench $(DATA)/build.der \
+all: $(BIN)/hornet_verify_bench $(BIN)/nicdiag_load_bench $(BIN)/nicdiag73_load_bench \
+	$(DATA)/build.der \
 	$(foreach s,$(SIZES),$(DATA)/bench-$(s).p7s $(DATA)/bench-$(s).rsa)
 
 $(BIN)/hornet_verify_bench: $(ROOT)/tests/bench/hornet_verify_bench.c \
-		$(ROOT)/tests/vm/guest/hornet/blob_map.h $(ROOT)/tests/bench/bench.h \
+		$(ROOT)/tests/vm/guest/hornet/blob_map.h $(ROOT)/tests/vm/guest/hornet/sha256.c \
+		$(ROOT)/tests/bench/bench.h \
 		$(ROOT)/tests/bench/bench.mk
 	$(call say,CC,$(@F))
 	@mkdir -p $(@D)
-	$(Q)gcc $(CFLAGS) -static -o $@ $<
+	$(Q)gcc $(CFLAGS) -static -o $@ $< $(ROOT)/tests/vm/guest/hornet/sha256.c
+
+# 7.3: its signed header (tests/vm/linux73.mk), and the unsigned twin.
+T73	:= $(B)/tests/7.3
+$(GEN)/73/nicdiag_u.lskel.h: $(B)/examples/nicdiag/nicdiag.bpf.o $(B)/bpftool-7.3/bpftool
+	$(call say,LSKEL,7.3/$(@F))
+	@mkdir -p $(@D)
+	$(Q)$(B)/bpftool-7.3/bpftool gen skeleton -L $< name nicdiag_u >$@.tmp
+	$(Q)mv $@.tmp $@
+$(BIN)/nicdiag73_load_bench: $(ROOT)/tests/bench/nicdiag73_load_bench.c \
+		$(T73)/upstream/nicdiag.lskel.h $(GEN)/73/nicdiag_u.lskel.h $(ROOT)/tests/bench/bench.mk
+	$(call say,CC,$(@F))
+	$(Q)gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I$(B)/kbuild-7.3/usr/include \
+		-isystem $(B)/libbpf-7.3/include -isystem $(T73)/upstream -isystem $(GEN)/73 \
+		-static -o $@ $<
 
 # Rebuilt when the header, or which header, changes.
 $(GEN)/lskel: FORCE

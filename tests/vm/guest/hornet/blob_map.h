@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <linux/bpf.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -22,14 +23,27 @@ static inline long blob_sys_bpf(int cmd, union bpf_attr *attr)
 }
 
 /*
- * Create an array map with one SIZE-byte element holding VALUE, named NAME,
- * with MAP_FLAGS (e.g. BPF_F_MMAPABLE), frozen if FREEZE. Returns the map
- * fd, or -errno of the step that failed.
+ * BPF_MAP_CREATE's excl_prog_hash and excl_prog_hash_size (Linux 6.18),
+ * right after map_token_fd, where this UAPI's map-create part ends; a
+ * kernel without them refuses them as unknown (EINVAL).
  */
-static inline int blob_map_create_flags(const char *name, const void *value,
-					uint32_t size, bool freeze,
-					uint32_t map_flags)
+struct blob_map_excl {
+	uint64_t excl_prog_hash;
+	uint32_t excl_prog_hash_size;
+};
+
+/*
+ * Create an array map with one SIZE-byte element holding VALUE, named NAME,
+ * with MAP_FLAGS (e.g. BPF_F_MMAPABLE), frozen if FREEZE, and exclusive to
+ * the program whose instructions hash to EXCL_SHA256 (32 bytes) unless it
+ * is NULL. Returns the map fd, or -errno of the step that failed.
+ */
+static inline int blob_map_create_excl(const char *name, const void *value,
+				       uint32_t size, bool freeze,
+				       uint32_t map_flags,
+				       const uint8_t *excl_sha256)
 {
+	struct blob_map_excl excl;
 	union bpf_attr attr;
 	uint32_t key = 0;
 	int fd, err;
@@ -41,6 +55,12 @@ static inline int blob_map_create_flags(const char *name, const void *value,
 	attr.max_entries = 1;
 	attr.map_flags = map_flags;
 	strncpy(attr.map_name, name, sizeof(attr.map_name) - 1);
+	if (excl_sha256) {
+		excl.excl_prog_hash = (uintptr_t)excl_sha256;
+		excl.excl_prog_hash_size = 32;
+		memcpy((char *)&attr + offsetof(union bpf_attr, map_token_fd) +
+		       sizeof(attr.map_token_fd), &excl, sizeof(excl));
+	}
 	fd = blob_sys_bpf(BPF_MAP_CREATE, &attr);
 	if (fd < 0)
 		return -errno;
@@ -62,6 +82,14 @@ fail:
 	err = -errno;
 	close(fd);
 	return err;
+}
+
+/* blob_map_create_excl() for any program. */
+static inline int blob_map_create_flags(const char *name, const void *value,
+					uint32_t size, bool freeze,
+					uint32_t map_flags)
+{
+	return blob_map_create_excl(name, value, size, freeze, map_flags, NULL);
 }
 
 /* blob_map_create_flags() with no map flags: a blob like a loader's. */
