@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "blob_map.h"
 #include "hornet_uapi.h"
 #include "sha1.h"
 #include "sha256.h"
@@ -105,6 +106,10 @@ static void usage(FILE *f)
 "  --bad-sig-ptr      point signature at an unmapped page\n"
 "  --no-freeze        do not freeze the blob map\n"
 "  --hash-map         make the blob map a hash map instead of an array\n"
+"  --extra-map        put a second frozen array map (exclusive too with\n"
+"                     --exclusive), 4 zero bytes, in fd_array[1]: no\n"
+"                     signature covers it\n"
+"  --extra-btf        put a BTF object (one int type) in fd_array[1]\n"
 "  --exclusive        make the blob map exclusive to these instructions\n"
 "                     (BPF_MAP_CREATE's excl_prog_hash, Linux 6.18 and\n"
 "                     later: the SHA-256 of the instructions as loaded,\n"
@@ -341,6 +346,8 @@ struct load_opts {
 	bool bad_sig_ptr;
 	bool no_freeze;
 	bool hash_map;
+	bool extra_map;
+	bool extra_btf;
 	bool exclusive;
 	bool old_attr;
 	bool verifier_log;
@@ -480,6 +487,52 @@ static void check_loaded(int prog_fd, const struct program *prog,
 	printf("run=ok\n");
 }
 
+/* A BTF object of one type, "int" (32-bit, signed); its fd. */
+static int load_int_btf(void)
+{
+	static const struct {
+		uint16_t magic;
+		uint8_t version, flags;
+		uint32_t hdr_len, type_off, type_len, str_off, str_len;
+		uint32_t name_off, info, size, int_data;
+		char strings[5];
+	} __attribute__((packed)) btf = {
+		.magic = 0xeb9f, .version = 1, .hdr_len = 24,
+		.type_off = 0, .type_len = 16, .str_off = 16, .str_len = 5,
+		/* BTF_KIND_INT (1) << 24; BTF_INT_SIGNED (1) << 24 | 32 bits */
+		.name_off = 1, .info = 1u << 24, .size = 4, .int_data = 1u << 24 | 32,
+		.strings = "\0int",
+	};
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.btf = ptr_to_u64(&btf);
+	attr.btf_size = sizeof(btf);
+	fd = (int)sys_bpf(BPF_BTF_LOAD, &attr, sizeof(attr));
+	if (fd < 0)
+		setup_failed("BPF_BTF_LOAD");
+	return fd;
+}
+
+/* The second map of --extra-map: a frozen array holding 4 zero bytes. */
+static int create_extra_map(const struct load_opts *o, const struct program *prog)
+{
+	static const uint8_t zero[4];
+	uint8_t excl[SHA256_DIGEST_BYTES];
+	int fd;
+
+	if (o->exclusive)
+		sha256_digest(prog->insns, prog->cnt * sizeof(prog->insns[0]), excl);
+	fd = blob_map_create_excl("hornet_extra", zero, sizeof(zero), true, 0,
+				  o->exclusive ? excl : NULL);
+	if (fd < 0) {
+		errno = -fd;
+		setup_failed("the extra map");
+	}
+	return fd;
+}
+
 static int do_load(const struct load_opts *o)
 {
 	static char log[1 << 16];
@@ -494,7 +547,7 @@ static int do_load(const struct load_opts *o)
 	const void *sig_ptr = NULL;
 	unsigned int attr_size;
 	unsigned long long t0, t1;
-	int map_fd, prog_fd, err;
+	int map_fd, prog_fd, err, fds[2] = { -1, -1 };
 
 	build_program(&prog);
 	fill_blob(blob);
@@ -550,9 +603,14 @@ static int do_load(const struct load_opts *o)
 		return 0;
 	}
 
+	fds[0] = map_fd;
+	if (o->extra_map)
+		fds[1] = create_extra_map(o, &prog);
+	else if (o->extra_btf)
+		fds[1] = load_int_btf();
 	syscall_prog_attr(&attr, &prog, o->prog_name);
-	attr.fd_array = ptr_to_u64(&map_fd);
-	attr.fd_array_cnt = 1;
+	attr.fd_array = ptr_to_u64(fds);
+	attr.fd_array_cnt = o->extra_map || o->extra_btf ? 2 : 1;
 	attr.signature = ptr_to_u64(sig_ptr);
 	attr.signature_size = sig_size;
 	attr.keyring_id = o->keyring_id;
@@ -583,6 +641,8 @@ static int do_load(const struct load_opts *o)
 		close(prog_fd);
 	}
 	close(map_fd);
+	if (fds[1] >= 0)
+		close(fds[1]);
 	free(sig);
 	return 0;
 }
@@ -924,8 +984,8 @@ static int cmd_load(int argc, char **argv)
 	enum {
 		OPT_SIG = 256, OPT_UNSIGNED, OPT_KEYRING, OPT_PROG_NAME, OPT_FLIP_INSN,
 		OPT_FLIP_BLOB, OPT_TRUNCATE, OPT_SIG_SIZE, OPT_BAD_SIG_PTR,
-		OPT_NO_FREEZE, OPT_HASH_MAP, OPT_EXCLUSIVE, OPT_OLD_ATTR, OPT_VERIFIER_LOG,
-		OPT_MAX
+		OPT_NO_FREEZE, OPT_HASH_MAP, OPT_EXTRA_MAP, OPT_EXTRA_BTF, OPT_EXCLUSIVE,
+		OPT_OLD_ATTR, OPT_VERIFIER_LOG, OPT_MAX
 	};
 	static const struct option longopts[] = {
 		{ "sig", required_argument, NULL, OPT_SIG },
@@ -939,6 +999,8 @@ static int cmd_load(int argc, char **argv)
 		{ "bad-sig-ptr", no_argument, NULL, OPT_BAD_SIG_PTR },
 		{ "no-freeze", no_argument, NULL, OPT_NO_FREEZE },
 		{ "hash-map", no_argument, NULL, OPT_HASH_MAP },
+		{ "extra-map", no_argument, NULL, OPT_EXTRA_MAP },
+		{ "extra-btf", no_argument, NULL, OPT_EXTRA_BTF },
 		{ "exclusive", no_argument, NULL, OPT_EXCLUSIVE },
 		{ "old-attr", no_argument, NULL, OPT_OLD_ATTR },
 		{ "verifier-log", no_argument, NULL, OPT_VERIFIER_LOG },
@@ -1012,6 +1074,12 @@ static int cmd_load(int argc, char **argv)
 		case OPT_HASH_MAP:
 			o.hash_map = true;
 			break;
+		case OPT_EXTRA_MAP:
+			o.extra_map = true;
+			break;
+		case OPT_EXTRA_BTF:
+			o.extra_btf = true;
+			break;
 		case OPT_EXCLUSIVE:
 			o.exclusive = true;
 			break;
@@ -1027,6 +1095,8 @@ static int cmd_load(int argc, char **argv)
 		usage_error("unexpected argument '%s'", argv[optind]);
 	if (!o.sig_file == !o.unsigned_load)
 		usage_error("give exactly one of --sig and --unsigned%s", "");
+	if (o.extra_map && o.extra_btf)
+		usage_error("--extra-map and --extra-btf both want fd_array[1]%s", "");
 	if (o.unsigned_load && (o.truncate >= 0 || o.sig_size >= 0 || o.bad_sig_ptr))
 		usage_error("--unsigned passes no signature to change%s", "");
 	return do_load(&o);
