@@ -6,20 +6,20 @@
 # the instructions, as 7.3 needs for a signed load.
 set -eu
 fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/verdicts_lib.sh"
 
 D=/tests/bin/hornet-data
-TABLE=$(dirname "$0")/verdict-table
-MAGIC=$(hornet_load layout | sed -n 's/.*magic_imm_byte=\([0-9]*\).*/\1/p')
+MAGIC=$(verdict_magic)
 [ -n "$MAGIC" ] || fail "hornet_load layout gave no magic_imm_byte"
 # The caller's own keyring, filled by the caller with a key of its choice.
 USERRING=$(hornet_keyctl newring verdict_own @u) || fail "cannot make a user keyring"
 hornet_keyctl padd asymmetric "" "$USERRING" <"$D/stranger.der" >/dev/null ||
 	fail "cannot add the stranger's certificate to keyring $USERRING"
+verdict_rows "$VERDICT_TABLE" "$D" "$MAGIC" "$USERRING" >/tmp/verdict-rows ||
+	fail "cannot read $VERDICT_TABLE"
+TAB=$(printf '\t')
 rows=0
-while IFS='|' read -r name args blob e612 v612 e73 v73; do
-	case "$name" in '#'* | '') continue ;; esac
-	name=$(echo $name) blob=$(echo $blob) e73=$(echo $e73) v73=$(echo $v73)
-	args=$(echo "$args" | sed "s|@|$D|g; s|MAGIC|$MAGIC|g; s|USERRING|$USERRING|g")
+while IFS=$TAB read -r name args blob e612 v612 e73 v73; do
 	[ "$blob" = excl ] && args="$args --exclusive"
 	prog=$(echo "v_$name" | cut -c1-15)
 	echo "-- row $name: sigverdict -- hornet_load load $args --prog-name $prog (want errno=$e73 verdict=$v73)"
@@ -40,5 +40,5 @@ while IFS='|' read -r name args blob e612 v612 e73 v73; do
 		esac
 	fi
 	rows=$((rows + 1))
-done <"$TABLE"
-[ "$rows" -ge 20 ] || fail "only $rows rows read from $TABLE"
+done </tmp/verdict-rows
+[ "$rows" -ge 20 ] || fail "only $rows rows read from $VERDICT_TABLE"

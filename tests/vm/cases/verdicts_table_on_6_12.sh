@@ -4,21 +4,21 @@
 # 6.12 columns (no record at all where the BPF core refuses the load
 # first); linux73_verdicts_table.sh runs the same rows on 7.3.
 . "$(dirname "$0")/hornet_lib.sh"
+. "$(dirname "$0")/verdicts_lib.sh"
 hornet_begin
 
-TABLE=$(dirname "$0")/verdict-table
-MAGIC=$(hornet_load layout | sed -n 's/.*magic_imm_byte=\([0-9]*\).*/\1/p')
+MAGIC=$(verdict_magic)
 [ -n "$MAGIC" ] || fail "hornet_load layout gave no magic_imm_byte"
 # The caller's own keyring, filled by the caller with a key of its choice.
 USERRING=$(hornet_keyctl newring verdict_own @u) || fail "cannot make a user keyring"
 on_exit "hornet_keyctl unlink $USERRING @u >/dev/null"
 hornet_keyctl padd asymmetric "" "$USERRING" <"$HDATA/stranger.der" >/dev/null ||
 	fail "cannot add the stranger's certificate to keyring $USERRING"
+verdict_rows "$VERDICT_TABLE" "$HDATA" "$MAGIC" "$USERRING" >/tmp/verdict-rows ||
+	fail "cannot read $VERDICT_TABLE"
+TAB=$(printf '\t')
 rows=0
-while IFS='|' read -r name args blob e612 v612 e73 v73; do
-	case "$name" in '#'* | '') continue ;; esac
-	name=$(echo $name) blob=$(echo $blob) e612=$(echo $e612) v612=$(echo $v612)
-	args=$(echo "$args" | sed "s|@|$HDATA|g; s|MAGIC|$MAGIC|g; s|USERRING|$USERRING|g")
+while IFS=$TAB read -r name args blob e612 v612 e73 v73; do
 	prog=$(echo "v_$name" | cut -c1-15)
 	say "row $name: want errno=$e612 verdict=$v612"
 	# shellcheck disable=SC2086 # ARGS are words
@@ -31,5 +31,5 @@ while IFS='|' read -r name args blob e612 v612 e73 v73; do
 		expect_load_audit "$prog" verdict="$v612" mode=enforce res="$res" errno="$e612"
 	fi
 	rows=$((rows + 1))
-done <"$TABLE"
-[ "$rows" -ge 20 ] || fail "only $rows rows read from $TABLE"
+done </tmp/verdict-rows
+[ "$rows" -ge 20 ] || fail "only $rows rows read from $VERDICT_TABLE"
