@@ -9,14 +9,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 . "$(dirname "$0")/verdicts_lib.sh"
 
 D=/tests/bin/hornet-data
-MAGIC=$(verdict_magic)
-[ -n "$MAGIC" ] || fail "hornet_load layout gave no magic_imm_byte"
-# The caller's own keyring, filled by the caller with a key of its choice.
-USERRING=$(hornet_keyctl newring verdict_own @u) || fail "cannot make a user keyring"
-hornet_keyctl padd asymmetric "" "$USERRING" <"$D/stranger.der" >/dev/null ||
-	fail "cannot add the stranger's certificate to keyring $USERRING"
-verdict_rows "$VERDICT_TABLE" "$D" "$MAGIC" "$USERRING" >/tmp/verdict-rows ||
-	fail "cannot read $VERDICT_TABLE"
+verdict_setup "$D" || fail "cannot set the table up"
 TAB=$(printf '\t')
 rows=0
 while IFS=$TAB read -r name args blob e612 v612 e73 v73; do

@@ -33,6 +33,20 @@ verdict_magic() {
 	hornet_load layout | sed -n 's/.*magic_imm_byte=\([0-9]*\).*/\1/p'
 }
 
+# verdict_setup DATA: sets MAGIC, and USERRING to a keyring that the caller
+# makes in its user keyring and fills with DATA/stranger.der (a key of its
+# own choice); writes the table's rows for them to /tmp/verdict-rows.
+# Returns 1, saying why, when any of it fails.
+verdict_setup() {
+	MAGIC=$(verdict_magic)
+	[ -n "$MAGIC" ] || { echo "verdict_setup: hornet_load layout gave no magic_imm_byte" >&2; return 1; }
+	USERRING=$(hornet_keyctl newring verdict_own @u) ||
+		{ echo "verdict_setup: cannot make a user keyring" >&2; return 1; }
+	hornet_keyctl padd asymmetric "" "$USERRING" <"$1/stranger.der" >/dev/null ||
+		{ echo "verdict_setup: cannot add the stranger's certificate to keyring $USERRING" >&2; return 1; }
+	verdict_rows "$VERDICT_TABLE" "$1" "$MAGIC" "$USERRING" >/tmp/verdict-rows
+}
+
 # --- run on its own: test the reader above -------------------------------
 
 verdicts_lib_selftest() {

@@ -7,15 +7,8 @@
 . "$(dirname "$0")/verdicts_lib.sh"
 hornet_begin
 
-MAGIC=$(verdict_magic)
-[ -n "$MAGIC" ] || fail "hornet_load layout gave no magic_imm_byte"
-# The caller's own keyring, filled by the caller with a key of its choice.
-USERRING=$(hornet_keyctl newring verdict_own @u) || fail "cannot make a user keyring"
+verdict_setup "$HDATA" || fail "cannot set the table up"
 on_exit "hornet_keyctl unlink $USERRING @u >/dev/null"
-hornet_keyctl padd asymmetric "" "$USERRING" <"$HDATA/stranger.der" >/dev/null ||
-	fail "cannot add the stranger's certificate to keyring $USERRING"
-verdict_rows "$VERDICT_TABLE" "$HDATA" "$MAGIC" "$USERRING" >/tmp/verdict-rows ||
-	fail "cannot read $VERDICT_TABLE"
 TAB=$(printf '\t')
 rows=0
 while IFS=$TAB read -r name args blob e612 v612 e73 v73; do
