@@ -28,6 +28,10 @@ UAPI	:= $(B)/kbuild/usr/include
 LIBBPF	:= $(B)/libbpf
 # 8 MiB is one map value too: array map values go up to INT_MAX bytes.
 SIZES	:= 4096 65536 1048576 8388608
+# Payloads of their own (4 KiB blobs, seeds 1..FIRST_N), each measured by
+# IMA for the first time once: hornet_verify_bench first.
+FIRST_N	:= 21
+FIRSTS	:= $(shell seq 1 $(FIRST_N))
 
 # The skeleton nicdiag_load_bench times. NICDIAG_HEADER=<signed header>
 # NICDIAG_NAME=<its skeleton name> times another one instead, say
@@ -46,7 +50,8 @@ LSKEL_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -I$(UAPI) \
 
 all: $(BIN)/hornet_verify_bench $(BIN)/nicdiag_load_bench $(BIN)/nicdiag73_load_bench \
 	$(DATA)/build.der \
-	$(foreach s,$(SIZES),$(DATA)/bench-$(s).p7s $(DATA)/bench-$(s).rsa)
+	$(foreach s,$(SIZES),$(DATA)/bench-$(s).p7s $(DATA)/bench-$(s).rsa) \
+	$(foreach n,$(FIRSTS),$(DATA)/first-$(n).p7s)
 
 $(BIN)/hornet_verify_bench: $(ROOT)/tests/bench/hornet_verify_bench.c \
 		$(ROOT)/tests/vm/guest/hornet/blob_map.h $(ROOT)/tests/vm/guest/hornet/sha256.c \
@@ -87,7 +92,12 @@ $(GEN)/bench-%.bin: $(BIN)/hornet_verify_bench
 	@mkdir -p $(@D)
 	$(Q)$(BIN)/hornet_verify_bench payload $* $@
 
-$(DATA)/bench-%.p7s: $(GEN)/bench-%.bin $(KEYS)/build.crt $(KEYS)/build.key
+$(GEN)/first-%.bin: $(BIN)/hornet_verify_bench
+	$(call say,GEN,$(@F))
+	@mkdir -p $(@D)
+	$(Q)$(BIN)/hornet_verify_bench payload 4096 $@ $*
+
+$(DATA)/%.p7s: $(GEN)/%.bin $(KEYS)/build.crt $(KEYS)/build.key
 	$(call say,SIGN,$(@F))
 	@mkdir -p $(@D)
 	$(Q)openssl cms -sign -binary -noattr -nosmimecap -nocerts -outform DER \

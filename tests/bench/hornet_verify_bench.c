@@ -4,9 +4,10 @@
  * next to what it cannot avoid: one in-kernel SHA-256 pass over the same
  * payload and one in-kernel signature check (DESIGN.md section 9).
  *
- *   hornet_verify_bench payload SIZE OUT
+ *   hornet_verify_bench payload SIZE OUT [SEED]
  *	write the payload (instructions || SIZE-byte blob) to OUT, for the
- *	build to sign
+ *	build to sign; a SEED above 0 goes into the blob's first 8 bytes, so
+ *	that each seed is a payload of its own
  *   hornet_verify_bench run SIZE P7S CERT RAWSIG ROUNDS
  *	in the guest: load the signed program (P7S) ROUNDS times with Hornet
  *	in enforce mode and ROUNDS times with it off, alternating; in each
@@ -21,6 +22,14 @@
  *	an ordinary frozen map); print signed - unsigned in the place of
  *	enforce - off. A signed load that succeeds on 7.3 was verified: the
  *	core fails any other.
+ *   hornet_verify_bench first DIR N
+ *	what a load costs when IMA measures its record for the first time (a
+ *	new entry and its TPM extend) against the same load again (IMA keeps
+ *	one entry per distinct record): for each seed 1..N, load the 4 KiB
+ *	payload of that seed (DIR/first-SEED.p7s) twice in enforce mode and
+ *	time both; check that the list grew by exactly N entries; print the
+ *	medians, their ratio and the median of each pair's ratio, in
+ *	nicdiag_load_bench --measure's columns. Needs the IMA rule for Hornet.
  *
  * The blob is one map value whatever its size: an array map's value may be
  * up to INT_MAX bytes (array_map_alloc_check() in kernel/bpf/arraymap.c),
@@ -87,10 +96,18 @@ static size_t parse_size(const char *s)
 	return v;
 }
 
-static int cmd_payload(size_t size, const char *out)
+static int cmd_payload(size_t size, const char *out, uint64_t seed)
 {
 	uint8_t *blob = make_blob(size);
 	FILE *f = fopen(out, "wb");
+
+	if (seed) {
+		if (size < sizeof(seed)) {
+			fprintf(stderr, "hornet_verify_bench: a seed needs a blob of 8 bytes or more\n");
+			exit(2);
+		}
+		memcpy(blob, &seed, sizeof(seed));
+	}
 
 	if (!f || fwrite(prog_insns, sizeof(prog_insns), 1, f) != 1 ||
 	    fwrite(blob, size, 1, f) != 1 || fclose(f))
@@ -285,10 +302,77 @@ report:
 	return 0;
 }
 
+/* IMA's count of measurement list entries. */
+static long long ima_entries(void)
+{
+	char buf[32] = "";
+	FILE *f = fopen("/sys/kernel/security/ima/runtime_measurements_count", "r");
+
+	if (!f || !fgets(buf, sizeof(buf), f))
+		die("runtime_measurements_count");
+	fclose(f);
+	return atoll(buf);
+}
+
+#define FIRST_SIZE	4096
+
+static int cmd_first(const char *dir, int n)
+{
+	static double first[MAX_ROUNDS], again[MAX_ROUNDS], pair[MAX_ROUNDS];
+	static uint8_t sig[65536];
+	uint8_t *blob = make_blob(FIRST_SIZE);
+	long long before, after;
+	uint64_t seed;
+	char path[4096];
+	long sig_len;
+	int i;
+
+	set_mode("enforce");
+	before = ima_entries();
+	for (i = 0; i < n; i++) {
+		seed = (uint64_t)i + 1;
+		memcpy(blob, &seed, sizeof(seed));
+		snprintf(path, sizeof(path), "%s/first-%d.p7s", dir, i + 1);
+		sig_len = sig_file_read(path, sig, sizeof(sig));
+		if (sig_len <= 0) {
+			errno = sig_len < 0 ? -sig_len : EINVAL;
+			die(path);
+		}
+		usleep(20000);
+		first[i] = timed_load(blob, FIRST_SIZE, sig, sig_len, NULL);
+		usleep(20000);
+		again[i] = timed_load(blob, FIRST_SIZE, sig, sig_len, NULL);
+		pair[i] = first[i] / again[i];
+	}
+	after = ima_entries();
+	set_mode("audit");
+	if (after - before != n) {
+		fprintf(stderr, "hornet_verify_bench: %d first loads, but IMA's list grew by %lld entries (is the rule loaded?)\n",
+			n, after - before);
+		exit(1);
+	}
+	printf("%-12s %6d %11.1f %11.1f %11.3f %11.3f\n", "first_load", n,
+	       bench_median(first, n), bench_median(again, n),
+	       bench_median(first, n) / bench_median(again, n), bench_median(pair, n));
+	free(blob);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc == 4 && !strcmp(argv[1], "payload"))
-		return cmd_payload(parse_size(argv[2]), argv[3]);
+		return cmd_payload(parse_size(argv[2]), argv[3], 0);
+	if (argc == 5 && !strcmp(argv[1], "payload"))
+		return cmd_payload(parse_size(argv[2]), argv[3], strtoull(argv[4], NULL, 10));
+	if (argc == 4 && !strcmp(argv[1], "first")) {
+		int n = atoi(argv[3]);
+
+		if (n < 1 || n > MAX_ROUNDS) {
+			fprintf(stderr, "hornet_verify_bench: bad count '%s'\n", argv[3]);
+			return 2;
+		}
+		return cmd_first(argv[2], n);
+	}
 	if (argc == 7 && (!strcmp(argv[1], "run") || !strcmp(argv[1], "run73"))) {
 		int rounds = atoi(argv[6]);
 
@@ -311,7 +395,8 @@ int main(int argc, char **argv)
 		       "sigchk_us", "ratio");
 		return 0;
 	}
-	fprintf(stderr, "usage: hornet_verify_bench payload SIZE OUT\n"
+	fprintf(stderr, "usage: hornet_verify_bench payload SIZE OUT [SEED]\n"
+			"       hornet_verify_bench first DIR N\n"
 			"       hornet_verify_bench run|run73 SIZE P7S CERT RAWSIG ROUNDS\n"
 			"       hornet_verify_bench header|header73\n");
 	return 2;
