@@ -9,6 +9,14 @@
  *	the medians, the ratio of the medians and the median of the ratios
  *	of each round's pair
  *
+ *   nicdiag_load_bench --cleanup ROUNDS
+ *	what Hornet adds to the tear-down, which load-and-run leaves to the
+ *	RCU callbacks and workqueues that free programs and maps after
+ *	destroy(): ROUNDS times in each mode, alternating, open_and_load()
+ *	untimed, then time NAME__destroy() until no BPF program and no map
+ *	is left in the system (the guest runs nothing else); print the row
+ *	"cleanup" in the columns above
+ *
  *   nicdiag_load_bench --measure ROUNDS
  *	what IMA adds (docs/Hornet.rst, "Measurement and attestation"): with
  *	the IMA rule "measure func=CRITICAL_DATA label=hornet pcr=8 uid=0"
@@ -33,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -90,6 +99,73 @@ static double timed_in_mode(const char *mode)
 	set_mode(mode);
 	usleep(SETTLE_US);
 	return timed_load_and_destroy();
+}
+
+/* Whether any BPF object of kind CMD (BPF_PROG/MAP_GET_NEXT_ID) is left. */
+static bool any_left(int cmd)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.start_id = 0;
+	if (!syscall(__NR_bpf, cmd, &attr, sizeof(attr)))
+		return true;
+	if (errno != ENOENT)
+		die("BPF_*_GET_NEXT_ID", errno);
+	return false;
+}
+
+/*
+ * One destroy() in MODE of a skeleton loaded untimed, timed until the
+ * kernel has freed every program and map; a tear-down that takes longer
+ * than 10 s ends the run.
+ */
+static double timed_cleanup_in_mode(const char *mode)
+{
+	struct BENCH_LSKEL_NAME *skel;
+	double t0, t1;
+
+	set_mode(mode);
+	usleep(SETTLE_US);
+	if (any_left(BPF_PROG_GET_NEXT_ID) || any_left(BPF_MAP_GET_NEXT_ID))
+		die("a BPF object is left from before the round", EBUSY);
+	skel = SKEL_FN(BENCH_LSKEL_NAME, open_and_load)();
+	if (!skel)
+		die(SKEL_STR(BENCH_LSKEL_NAME) "__open_and_load()", errno);
+	t0 = bench_now_us();
+	SKEL_FN(BENCH_LSKEL_NAME, destroy)(skel);
+	while (any_left(BPF_PROG_GET_NEXT_ID) || any_left(BPF_MAP_GET_NEXT_ID)) {
+		if (bench_now_us() - t0 > 10e6)
+			die("the skeleton's objects were not freed within 10 s", ETIMEDOUT);
+		usleep(50);
+	}
+	t1 = bench_now_us();
+	return t1 - t0;
+}
+
+static int cleanup_main(int rounds)
+{
+	static double on[MAX_ROUNDS], off[MAX_ROUNDS], pair[MAX_ROUNDS];
+	int i;
+
+	timed_cleanup_in_mode("enforce");
+	timed_cleanup_in_mode("off");
+	for (i = 0; i < rounds; i++) {
+		if (i % 2) {
+			off[i] = timed_cleanup_in_mode("off");
+			on[i] = timed_cleanup_in_mode("enforce");
+		} else {
+			on[i] = timed_cleanup_in_mode("enforce");
+			off[i] = timed_cleanup_in_mode("off");
+		}
+		pair[i] = on[i] / off[i];
+	}
+	set_mode("audit");
+	printf("%-12s %6d %11.1f %11.1f %11.3f %11.3f\n", "cleanup", rounds,
+	       bench_median(on, rounds), bench_median(off, rounds),
+	       bench_median(on, rounds) / bench_median(off, rounds),
+	       bench_median(pair, rounds));
+	return 0;
 }
 
 /* Makes the real uid UID, keeping uid 0 effective and saved; exits on error. */
@@ -171,15 +247,18 @@ int main(int argc, char **argv)
 	int i, rounds;
 
 	bool measure = argc == 3 && !strcmp(argv[1], "--measure");
+	bool cleanup = argc == 3 && !strcmp(argv[1], "--cleanup");
 
-	rounds = argc == 2 || measure ? atoi(argv[argc - 1]) : 0;
+	rounds = argc == 2 || measure || cleanup ? atoi(argv[argc - 1]) : 0;
 	if (rounds < 1 || rounds > MAX_ROUNDS) {
-		fprintf(stderr, "usage: nicdiag_load_bench [--measure] ROUNDS (1 to %d)\n",
+		fprintf(stderr, "usage: nicdiag_load_bench [--measure|--cleanup] ROUNDS (1 to %d)\n",
 			MAX_ROUNDS);
 		return 2;
 	}
 	if (measure)
 		return measure_main(rounds);
+	if (cleanup)
+		return cleanup_main(rounds);
 	/* One untimed load in each mode, to warm caches and the key lookup. */
 	set_mode("enforce");
 	timed_load_and_destroy();
