@@ -88,7 +88,8 @@ all: $(addprefix $(BIN)/,$(PROGS)) \
 	$(DATA)/payload.bin $(DATA)/seal-extra-map.p7s \
 	$(DATA)/attack-loader.p7s $(DATA)/attack-writer.p7s $(DATA)/attack-dummy.p7s \
 	$(DATA)/attack-spawner.p7s \
-	$(DATA)/revoked.sig $(DATA)/payload.sha256
+	$(DATA)/revoked.sig $(DATA)/payload.sha256 \
+	$(DATA)/forged.der $(DATA)/forged.p7s $(DATA)/forged.skid
 
 $(BIN) $(GEN) $(DATA):
 	$(Q)mkdir -p $@
@@ -158,6 +159,38 @@ $(DATA)/attack-%.p7s: $(GEN)/attack-%.bin $(KEY_FILES) | $(DATA)
 	$(call say,SIGN,$(@F))
 	$(Q)$(OPENSSL) cms -sign -binary -outform DER -in $< -out $@.tmp \
 		-md sha256 -nocerts -noattr -signer $(KEYS)/build.crt -inkey $(KEYS)/build.key
+	$(Q)mv $@.tmp $@
+
+# A key whose certificate, issued by the CA, has a common name with a
+# newline and then what reads as a line of the programs file: made here,
+# under build/, for hornet_programs_file_escapes_a_forged_signer_line,
+# which adds it to the secondary keyring (the CA vouches for it) and loads
+# the payload it signed.
+$(GEN)/forged.key: | $(GEN)
+	$(call say,KEYS,$(@F))
+	$(Q)$(OPENSSL) genpkey -quiet -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out $@.tmp
+	$(Q)mv $@.tmp $@
+$(GEN)/forged.crt: $(GEN)/forged.key $(KEY_FILES)
+	$(call say,KEYS,$(@F))
+	$(Q)printf 'subjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid\nbasicConstraints=critical,CA:FALSE\nkeyUsage=digitalSignature\n' >$@.ext
+	$(Q)$(OPENSSL) req -new -key $< -subj "/O=Hornet test keys/CN=$$(printf 'evil\n1 0000000000000000 forged ok user 0 -')" \
+		-out $@.csr
+	$(Q)$(OPENSSL) x509 -req -in $@.csr -CA $(KEYS)/ca.crt -CAkey $(KEYS)/ca.key \
+		-set_serial 0x$$($(OPENSSL) rand -hex 16 | sed 's/^./4/') -days 3650 -sha256 \
+		-extfile $@.ext -out $@.tmp 2>/dev/null
+	$(Q)rm -f $@.csr $@.ext
+	$(Q)mv $@.tmp $@
+$(DATA)/forged.der: $(GEN)/forged.crt | $(DATA)
+	$(Q)$(OPENSSL) x509 -in $< -outform DER -out $@
+$(DATA)/forged.skid: $(GEN)/forged.crt | $(DATA)
+	$(Q)$(OPENSSL) x509 -in $< -noout -ext subjectKeyIdentifier | \
+		sed -n '2{s/[[:space:]:]//g;y/ABCDEF/abcdef/;p}' >$@.tmp
+	$(Q)test -s $@.tmp
+	$(Q)mv $@.tmp $@
+$(DATA)/forged.p7s: $(GEN)/payload.bin $(GEN)/forged.crt | $(DATA)
+	$(call say,SIGN,$(@F))
+	$(Q)$(OPENSSL) cms -sign -binary -outform DER -in $< -out $@.tmp -md sha256 -nocerts \
+		-noattr -signer $(GEN)/forged.crt -inkey $(GEN)/forged.key
 	$(Q)mv $@.tmp $@
 
 # The control of hornet_revoked_key_rejected: the revoked key's signature

@@ -110,6 +110,8 @@ static void usage(FILE *f)
 "                     --exclusive), 4 zero bytes, in fd_array[1]: no\n"
 "                     signature covers it\n"
 "  --extra-btf        put a BTF object (one int type) in fd_array[1]\n"
+"  --hold             after a successful load and run, print held=1 and\n"
+"                     keep the program until killed\n"
 "  --exclusive        make the blob map exclusive to these instructions\n"
 "                     (BPF_MAP_CREATE's excl_prog_hash, Linux 6.18 and\n"
 "                     later: the SHA-256 of the instructions as loaded,\n"
@@ -348,6 +350,7 @@ struct load_opts {
 	bool hash_map;
 	bool extra_map;
 	bool extra_btf;
+	bool hold;
 	bool exclusive;
 	bool old_attr;
 	bool verifier_log;
@@ -638,6 +641,12 @@ static int do_load(const struct load_opts *o)
 
 	if (prog_fd >= 0) {
 		check_loaded(prog_fd, &prog, blob, tag_hex);
+		if (o->hold) {
+			printf("held=1\n");
+			fflush(stdout);
+			for (;;)
+				pause();
+		}
 		close(prog_fd);
 	}
 	close(map_fd);
@@ -984,7 +993,7 @@ static int cmd_load(int argc, char **argv)
 	enum {
 		OPT_SIG = 256, OPT_UNSIGNED, OPT_KEYRING, OPT_PROG_NAME, OPT_FLIP_INSN,
 		OPT_FLIP_BLOB, OPT_TRUNCATE, OPT_SIG_SIZE, OPT_BAD_SIG_PTR,
-		OPT_NO_FREEZE, OPT_HASH_MAP, OPT_EXTRA_MAP, OPT_EXTRA_BTF, OPT_EXCLUSIVE,
+		OPT_NO_FREEZE, OPT_HASH_MAP, OPT_EXTRA_MAP, OPT_EXTRA_BTF, OPT_HOLD, OPT_EXCLUSIVE,
 		OPT_OLD_ATTR, OPT_VERIFIER_LOG, OPT_MAX
 	};
 	static const struct option longopts[] = {
@@ -1001,6 +1010,7 @@ static int cmd_load(int argc, char **argv)
 		{ "hash-map", no_argument, NULL, OPT_HASH_MAP },
 		{ "extra-map", no_argument, NULL, OPT_EXTRA_MAP },
 		{ "extra-btf", no_argument, NULL, OPT_EXTRA_BTF },
+		{ "hold", no_argument, NULL, OPT_HOLD },
 		{ "exclusive", no_argument, NULL, OPT_EXCLUSIVE },
 		{ "old-attr", no_argument, NULL, OPT_OLD_ATTR },
 		{ "verifier-log", no_argument, NULL, OPT_VERIFIER_LOG },
@@ -1079,6 +1089,9 @@ static int cmd_load(int argc, char **argv)
 			break;
 		case OPT_EXTRA_BTF:
 			o.extra_btf = true;
+			break;
+		case OPT_HOLD:
+			o.hold = true;
 			break;
 		case OPT_EXCLUSIVE:
 			o.exclusive = true;
