@@ -7,7 +7,7 @@
 # boot exits with the command's status, 0.
 #
 # No time limit of this test's own decides: each boot gets the runner's
-# time for any boot (HORNET_VM_TIMEOUT; a debug run raises it), and costs
+# time for any boot (HORNET_VM_TIMEOUT, times HORNET_VM_TIMEOUT_SCALE, which a debug run raises), and costs
 # about one boot. The records are of nearly the largest size a record
 # takes (1 KiB), so that 3 MiB is 3100 writes of a shell loop, not 12000:
 # with 256-byte records the flood took 4 to 5 times as long as a plain
