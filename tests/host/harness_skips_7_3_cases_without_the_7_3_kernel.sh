@@ -3,7 +3,9 @@
 # cases marked "# vm-kernel: 7.3" and runs no host test marked
 # "# needs: 7.3": it prints a SKIP line for each and a line that counts
 # them, and they count neither as passed nor failed. With
-# HORNET_CHECK_73=required (make check) each of them fails instead.
+# HORNET_CHECK_73=required (make check) each of them fails instead; with
+# HORNET_CHECK_73=skip (make check-debug) they are skipped even when the
+# kernel is there.
 # An unknown "# vm-kernel:" is a failure of its case, not a skip.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tests/host/fixtures/harness/setup.sh"
@@ -33,6 +35,19 @@ expect_line "5 passed, 2 failed"
 grep -q SKIP "$tmp/out" && fail "a required 7.3 test was skipped"
 grep -q gamma "$FAKE_BOOTS" && fail "a boot ran the 7.3 case"
 [ -e "$tmp/host-ran" ] && fail "the host test that needs 7.3 ran"
+# A debug run leaves them out even with the kernel there.
+mkdir -p "$HROOT/build/kbuild-7.3/arch/x86/boot"
+: >"$HROOT/build/kbuild-7.3/arch/x86/boot/bzImage"
+: >"$FAKE_BOOTS"
+HORNET_CHECK_73=skip harness_run kunit-clean.klog cases-clean.console cases-clean.klog 0
+expect_eq "status of tests/run, 7.3 skipped" "$HRC" 0
+expect_line "SKIP host/epsilon (this run leaves the 7.3 kernel out)"
+expect_line "SKIP vm/gamma (this run leaves the 7.3 kernel out)"
+expect_line "not run, this run leaving the 7.3 kernel out: 2 (host/epsilon vm/gamma)"
+expect_line "5 passed, 0 failed"
+grep -q gamma "$FAKE_BOOTS" && fail "a boot ran the 7.3 case in a run that leaves 7.3 out"
+[ -e "$tmp/host-ran" ] && fail "the host test that needs 7.3 ran in a run that leaves 7.3 out"
+rm -r "$HROOT/build/kbuild-7.3"
 rm "$HROOT/tests/host/epsilon.sh"
 
 printf '# vm-kernel: 6.1\ntrue\n' >"$HROOT/tests/vm/cases/delta.sh"
