@@ -81,12 +81,14 @@ try() {
 # A genuine load either works and runs right, or fails with an errno; a
 # load that worked may still have its run refused with ENOMEM, when
 # Hornet cannot track the run (it is a syscall program).
-try signed '^errno=0 pid=[0-9]+ tag=[0-9a-f]+ run=ok $|^errno=-[0-9]+ pid=[0-9]+ tag=[0-9a-f]+ $|^errno=0 pid=[0-9]+ tag=[0-9a-f]+ hornet_load: BPF_PROG_TEST_RUN: Cannot allocate memory $' \
+# (hornet_load prints load_ns=START-END after pid=.)
+LNS='load_ns=[0-9]+-[0-9]+'
+try signed "^errno=0 pid=[0-9]+ $LNS tag=[0-9a-f]+ run=ok \$|^errno=-[0-9]+ pid=[0-9]+ $LNS tag=[0-9a-f]+ \$|^errno=0 pid=[0-9]+ $LNS tag=[0-9a-f]+ hornet_load: BPF_PROG_TEST_RUN: Cannot allocate memory \$" \
 	hornet_load load --sig "$HDATA/build.p7s" --prog-name fs_signed
 # A tampered or unsigned load never works.
-try tampered '^errno=-[0-9]+ pid=[0-9]+ tag=[0-9a-f]+ $' \
+try tampered "^errno=-[0-9]+ pid=[0-9]+ $LNS tag=[0-9a-f]+ \$" \
 	hornet_load load --sig "$HDATA/build.p7s" --flip-blob 0 --prog-name fs_tampered
-try unsigned '^errno=-[0-9]+ pid=[0-9]+ tag=[0-9a-f]+ $' \
+try unsigned "^errno=-[0-9]+ pid=[0-9]+ $LNS tag=[0-9a-f]+ \$" \
 	hornet_load load --unsigned --prog-name fs_unsigned
 # The skeleton: its loader's load, its run and its child's load; then the
 # probe runs the child, a run Hornet tracks, which may fail with ENOMEM.
@@ -100,7 +102,7 @@ echo 0 >"$FS/probability"
 ima=/sys/kernel/security/ima/ascii_runtime_measurements
 recs=$(awk '$1 == 8 && $5 == "hornet-load" { print $6 }' "$ima" |
 	while read -r h; do printf '%s' "$h" | xxd -r -p; echo; done)
-nrec=$(printf '%s\n' "$recs" | grep -c '^version=1 ')
+nrec=$(printf '%s\n' "$recs" | grep -Ec '^version=[12] ')
 bad=$(printf '%s\n' "$recs" | grep ' allowed=1 ' | grep -vc ' verdict=ok ')
 oks=$(printf '%s\n' "$recs" | grep ' allowed=1 ' | grep -c ' verdict=ok ')
 echo "failslab: IMA: $nrec load records, $oks admissions, $bad admissions of unverified loads"
