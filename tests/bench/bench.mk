@@ -69,7 +69,8 @@ $(GEN)/73/nicdiag_u.lskel.h: $(B)/examples/nicdiag/nicdiag.bpf.o $(B)/bpftool-7.
 	$(Q)$(B)/bpftool-7.3/bpftool gen skeleton -L $< name nicdiag_u >$@.tmp
 	$(Q)mv $@.tmp $@
 $(BIN)/nicdiag73_load_bench: $(ROOT)/tests/bench/nicdiag73_load_bench.c \
-		$(T73)/upstream/nicdiag.lskel.h $(GEN)/73/nicdiag_u.lskel.h $(ROOT)/tests/bench/bench.mk
+		$(T73)/upstream/nicdiag.lskel.h $(GEN)/73/nicdiag_u.lskel.h $(ROOT)/tests/bench/bench.h \
+		$(ROOT)/tests/bench/bench.mk
 	$(call say,CC,$(@F))
 	$(Q)gcc -std=gnu11 -O2 -Wall -Wextra -Werror -I$(B)/kbuild-7.3/usr/include \
 		-isystem $(B)/libbpf-7.3/include -isystem $(T73)/upstream -isystem $(GEN)/73 \

@@ -26,6 +26,7 @@
 
 #include "nicdiag.lskel.h"
 #include "nicdiag_u.lskel.h"
+#include "bench.h"
 
 #define MAX_ROUNDS	1000
 /* Pause before each timed load, for the last one's deferred freeing. */
@@ -37,31 +38,6 @@ static void die(const char *what, int err)
 	exit(1);
 }
 
-static double now_us(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of N values; sorts a copy. */
-static double median(const double *v, int n)
-{
-	static double s[MAX_ROUNDS];
-
-	memcpy(s, v, n * sizeof(*v));
-	qsort(s, n, sizeof(*s), cmp_double);
-	return n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-}
-
 /* One open_and_load() and destroy() of the signed skeleton. */
 static double timed_signed(void)
 {
@@ -69,12 +45,12 @@ static double timed_signed(void)
 	double t0, t1;
 
 	usleep(SETTLE_US);
-	t0 = now_us();
+	t0 = bench_now_us();
 	skel = nicdiag__open_and_load();
 	if (!skel)
 		die("nicdiag__open_and_load()", errno);
 	nicdiag__destroy(skel);
-	t1 = now_us();
+	t1 = bench_now_us();
 	return t1 - t0;
 }
 
@@ -85,12 +61,12 @@ static double timed_unsigned(void)
 	double t0, t1;
 
 	usleep(SETTLE_US);
-	t0 = now_us();
+	t0 = bench_now_us();
 	skel = nicdiag_u__open_and_load();
 	if (!skel)
 		die("nicdiag_u__open_and_load()", errno);
 	nicdiag_u__destroy(skel);
-	t1 = now_us();
+	t1 = bench_now_us();
 	return t1 - t0;
 }
 
@@ -117,9 +93,9 @@ int main(int argc, char **argv)
 		}
 		pair[i] = on[i] / off[i];
 	}
-	m_on = median(on, rounds);
-	m_off = median(off, rounds);
+	m_on = bench_median(on, rounds);
+	m_off = bench_median(off, rounds);
 	printf("%-12s %6d %11.1f %11.1f %11.3f %11.3f\n", "nicdiag", rounds, m_on, m_off,
-	       m_on / m_off, median(pair, rounds));
+	       m_on / m_off, bench_median(pair, rounds));
 	return 0;
 }

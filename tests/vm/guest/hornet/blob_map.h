@@ -32,6 +32,20 @@ struct blob_map_excl {
 	uint32_t excl_prog_hash_size;
 };
 
+/* Make the map that ATTR creates exclusive to the program hashing to SHA256 (32 bytes). */
+static inline void blob_map_attr_excl(union bpf_attr *attr, const uint8_t *sha256)
+{
+	struct blob_map_excl excl = {
+		.excl_prog_hash = (uintptr_t)sha256, .excl_prog_hash_size = 32,
+	};
+
+	_Static_assert(offsetof(union bpf_attr, map_token_fd) + sizeof(attr->map_token_fd) +
+		       sizeof(excl) <= sizeof(*attr), "no room for excl_prog_hash");
+
+	memcpy((char *)attr + offsetof(union bpf_attr, map_token_fd) +
+	       sizeof(attr->map_token_fd), &excl, sizeof(excl));
+}
+
 /*
  * Create an array map with one SIZE-byte element holding VALUE, named NAME,
  * with MAP_FLAGS (e.g. BPF_F_MMAPABLE), frozen if FREEZE, and exclusive to
@@ -43,7 +57,6 @@ static inline int blob_map_create_excl(const char *name, const void *value,
 				       uint32_t map_flags,
 				       const uint8_t *excl_sha256)
 {
-	struct blob_map_excl excl;
 	union bpf_attr attr;
 	uint32_t key = 0;
 	int fd, err;
@@ -55,12 +68,8 @@ static inline int blob_map_create_excl(const char *name, const void *value,
 	attr.max_entries = 1;
 	attr.map_flags = map_flags;
 	strncpy(attr.map_name, name, sizeof(attr.map_name) - 1);
-	if (excl_sha256) {
-		excl.excl_prog_hash = (uintptr_t)excl_sha256;
-		excl.excl_prog_hash_size = 32;
-		memcpy((char *)&attr + offsetof(union bpf_attr, map_token_fd) +
-		       sizeof(attr.map_token_fd), &excl, sizeof(excl));
-	}
+	if (excl_sha256)
+		blob_map_attr_excl(&attr, excl_sha256);
 	fd = blob_sys_bpf(BPF_MAP_CREATE, &attr);
 	if (fd < 0)
 		return -errno;

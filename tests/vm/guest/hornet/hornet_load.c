@@ -356,16 +356,6 @@ struct load_opts {
 	bool verifier_log;
 };
 
-/*
- * BPF_MAP_CREATE's excl_prog_hash and excl_prog_hash_size (Linux 6.18),
- * right after map_token_fd: this UAPI's union bpf_attr has room for them
- * there, and a kernel without them refuses them as unknown (EINVAL).
- */
-struct map_create_excl {
-	uint64_t excl_prog_hash;
-	uint32_t excl_prog_hash_size;
-};
-
 static uint8_t *read_file(const char *path, size_t *len)
 {
 	uint8_t *buf = malloc(SIG_FILE_MAX);
@@ -413,7 +403,6 @@ static int create_blob_map(const struct load_opts *o, const struct program *prog
 			   const uint8_t blob[BLOB_SIZE])
 {
 	static uint8_t excl_hash[SHA256_DIGEST_BYTES];
-	struct map_create_excl excl;
 	union bpf_attr attr;
 	uint32_t key = 0;
 	int fd;
@@ -425,13 +414,8 @@ static int create_blob_map(const struct load_opts *o, const struct program *prog
 	attr.max_entries = 1;
 	strcpy(attr.map_name, "hornet_blob");
 	if (o->exclusive) {
-		_Static_assert(offsetof(union bpf_attr, map_token_fd) + sizeof(attr.map_token_fd) +
-			       sizeof(excl) <= sizeof(attr), "no room for excl_prog_hash");
 		sha256_digest(prog->insns, prog->cnt * sizeof(prog->insns[0]), excl_hash);
-		excl.excl_prog_hash = ptr_to_u64(excl_hash);
-		excl.excl_prog_hash_size = sizeof(excl_hash);
-		memcpy((char *)&attr + offsetof(union bpf_attr, map_token_fd) +
-		       sizeof(attr.map_token_fd), &excl, sizeof(excl));
+		blob_map_attr_excl(&attr, excl_hash);
 	}
 	fd = (int)sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
 	if (fd < 0 && o->exclusive)
