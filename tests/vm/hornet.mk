@@ -87,7 +87,8 @@ all: $(addprefix $(BIN)/,$(PROGS)) \
 	$(patsubst %,$(DATA)/%.spki,$(CERTS)) \
 	$(DATA)/payload.bin $(DATA)/seal-extra-map.p7s \
 	$(DATA)/attack-loader.p7s $(DATA)/attack-writer.p7s $(DATA)/attack-dummy.p7s \
-	$(DATA)/attack-spawner.p7s \
+	$(DATA)/attack-spawner.p7s $(DATA)/build-nomap.p7s $(DATA)/build-mapfd.p7s \
+	$(DATA)/build-insns.p7s \
 	$(DATA)/revoked.sig $(DATA)/payload.sha256 \
 	$(DATA)/forged.der $(DATA)/forged.p7s $(DATA)/forged.skid
 
@@ -104,6 +105,10 @@ $(GEN)/%.o: $(SRC)/%.c $(HEADERS) $(UAPI_DEP) $(GEN)/cflags | $(GEN)
 	$(Q)$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BIN)/hornet_load: $(GEN)/hornet_load.o $(GEN)/sha1.o $(GEN)/sha256.o | $(BIN)
+	$(call say,LD,$(@F))
+	$(Q)$(CC) $(LDFLAGS) -pthread -o $@ $^
+
+$(BIN)/hornet_attack: $(GEN)/hornet_attack.o $(GEN)/sha256.o | $(BIN)
 	$(call say,LD,$(@F))
 	$(Q)$(CC) $(LDFLAGS) -pthread -o $@ $^
 
@@ -145,6 +150,26 @@ $(GEN)/seal-payload.bin: $(BIN)/hornet_seal | $(GEN)
 	$(Q)$(BIN)/hornet_seal payload $@
 
 $(DATA)/seal-extra-map.p7s: $(GEN)/seal-payload.bin $(KEY_FILES) | $(DATA)
+	$(call say,SIGN,$(@F))
+	$(Q)$(OPENSSL) cms -sign -binary -outform DER -in $< -out $@.tmp \
+		-md sha256 -nocerts -noattr -signer $(KEYS)/build.crt -inkey $(KEYS)/build.key
+	$(Q)mv $@.tmp $@
+
+# The instructions alone of hornet_load's --no-map and --map-by-fd
+# programs (they bind nothing through fd_array), and of its usual program,
+# signed by the build key, for the verdict table's rows from upstream's
+# signed_loader selftests (signed_no_fd_array, signed_map_by_fd_rejected,
+# signed_sparse_fd_array_rejected) and a signature that leaves the blob out.
+$(GEN)/nomap-payload.bin: $(BIN)/hornet_load | $(GEN)
+	$(call say,GEN,$(@F))
+	$(Q)$(BIN)/hornet_load payload --no-map $@
+$(GEN)/mapfd-payload.bin: $(BIN)/hornet_load | $(GEN)
+	$(call say,GEN,$(@F))
+	$(Q)$(BIN)/hornet_load payload --map-by-fd $@
+$(GEN)/insns-payload.bin: $(BIN)/hornet_load | $(GEN)
+	$(call say,GEN,$(@F))
+	$(Q)$(BIN)/hornet_load payload --insns-only $@
+$(DATA)/build-nomap.p7s $(DATA)/build-mapfd.p7s $(DATA)/build-insns.p7s: $(DATA)/build-%.p7s: $(GEN)/%-payload.bin $(KEY_FILES) | $(DATA)
 	$(call say,SIGN,$(@F))
 	$(Q)$(OPENSSL) cms -sign -binary -outform DER -in $< -out $@.tmp \
 		-md sha256 -nocerts -noattr -signer $(KEYS)/build.crt -inkey $(KEYS)/build.key

@@ -19,6 +19,14 @@
 #                                this project's libbpf and UAPI headers, as
 #                                nicdiag.mk builds nicdiag
 #   nicdiag-bpftool73-tampered   the tampered one, likewise
+#   lskel_probe-bpftool73        tests/vm/progs/lskel_probe.bpf.o made into
+#                                a light skeleton and signed by 7.3's
+#                                bpftool, compiled against this project's
+#                                libbpf (as tests/vm/lskel.mk builds the
+#                                probes)
+#   lskel_probe-bpftool73-lib73  the same header, 7.3's libbpf headers
+#   lskel_probe-build-lib73      this project's signed probe header
+#                                (lskel_probe-build), 7.3's libbpf headers
 #   sigverdict                   a kprobe on security_bpf_prog() that
 #                                prints the verdict 7.3 recorded in
 #                                prog->aux->sig for each program a command
@@ -74,7 +82,8 @@ $(error no NICDIAG_ABI in $(ND)/nicdiag.h)
 endif
 
 PROGS := nicdiag73-upstream nicdiag73-upstream-tampered nicdiag73-lskel-sign \
-	nicdiag-bpftool73 nicdiag-bpftool73-tampered sigverdict
+	nicdiag-bpftool73 nicdiag-bpftool73-tampered sigverdict \
+	lskel_probe-bpftool73 lskel_probe-bpftool73-lib73 lskel_probe-build-lib73
 all: $(PROGS:%=$(BIN)/%)
 
 KDEPS := $(UAPI73)/linux/bpf.h $(LIBBPF73)/include/bpf/skel_internal.h $(KB73)/vmlinux
@@ -119,6 +128,37 @@ $(OUT)/nicdiag-bpftool73-tampered: $(ND)/nicdiag.c $(ND)/nicdiag.h \
 		$(OUT)/upstream-tampered/nicdiag.lskel.h $(MK) $(OURS)
 	$(build_with_ours)
 
+# The light skeleton probe of tests/vm/lskel.mk, both ways round. Its
+# object and its signed header come from `make tests`.
+LSK	:= $(B)/tests/lskel
+PROBE_SRC := $(ROOT)/tests/vm/guest/lskel/lskel_probe.c
+PROBE_DEPS := $(PROBE_SRC) $(ROOT)/tests/vm/guest/lskel/lskel_util.h \
+	$(ROOT)/tests/vm/progs/lskel_probe.h $(MK)
+$(OUT)/probe/lskel_probe-bpftool73.lskel.h: $(LSK)/lskel_probe.bpf.o $(BPFTOOL73) $(LSKEL_SIGN) \
+		$(KEYS)/build.key $(KEYS)/build.crt $(MK) | $(KDEPS)
+	$(call say,BPFTOOL,7.3/probe/$(@F))
+	$(Q)mkdir -p $(@D)
+	$(Q)$(BPFTOOL73) gen skeleton -L -S -k $(KEYS)/build.key -i $(KEYS)/build.crt \
+		$< name lskel_probe >$@.tmp
+	$(Q)$(LSKEL_SIGN) --verify --cert $(KEYS)/build.crt $@.tmp >/dev/null
+	$(Q)mv $@.tmp $@
+$(OUT)/probe/lskel_probe-bpftool73-lib73.lskel.h: $(OUT)/probe/lskel_probe-bpftool73.lskel.h
+	$(Q)cp $< $@
+$(OUT)/probe/lskel_probe-build-lib73.lskel.h: $(LSK)/lskel_probe-build.lskel.h
+	$(Q)mkdir -p $(@D)
+	$(Q)cp $< $@
+# $(1): the variant; $(2), $(3): its UAPI and libbpf headers
+define build_probe
+	$(call say,CC,7.3/$(@F))
+	$(Q)$(CC) -std=gnu11 -O2 -g -Wall -Wextra -Werror -I$(2) -isystem $(3) \
+		-I$(ROOT)/tests/vm/progs -I$(ROOT)/tests/vm/guest/lskel -isystem $(OUT)/probe \
+		-DLSKEL_PROBE_HEADER='"lskel_probe-$(1).lskel.h"' $(LDFLAGS) -o $@ $<
+endef
+$(OUT)/lskel_probe-bpftool73: $(PROBE_DEPS) $(OUT)/probe/lskel_probe-bpftool73.lskel.h $(OURS)
+	$(call build_probe,bpftool73,$(UAPI),$(LIBBPF)/include)
+$(OUT)/lskel_probe-%-lib73: $(PROBE_DEPS) $(OUT)/probe/lskel_probe-%-lib73.lskel.h | $(KDEPS)
+	$(call build_probe,$*-lib73,$(UAPI73),$(LIBBPF73)/include)
+
 # The probe: 7.3's own types, from its vmlinux's BTF.
 $(OUT)/vmlinux.h: $(KB73)/vmlinux $(BPFTOOL73)
 	$(call say,BTF,7.3/$(@F))
@@ -149,7 +189,8 @@ $(BIN):
 $(BPFTOOL73) $(KDEPS):
 	@echo "linux73.mk: $@ is missing; run 'make kernel-7.3' first" >&2; exit 1
 $(ND_OUT)/nicdiag.bpf.o $(ND_OUT)/nicdiag.lskel.h $(LSKEL_SIGN) $(UAPI)/linux/bpf.h \
-		$(LIBBPF)/include/bpf/skel_internal.h:
+		$(LIBBPF)/include/bpf/skel_internal.h $(LSK)/lskel_probe.bpf.o \
+		$(LSK)/lskel_probe-build.lskel.h:
 	@echo "linux73.mk: $@ is missing; run 'make tests' first" >&2; exit 1
 $(KEYS)/%:
 	@echo "linux73.mk: $@ is missing; run 'make keys' first" >&2; exit 1

@@ -28,7 +28,7 @@ inflight() {
 audit_mark
 inflight enforce
 case "$out" in
-"tries="*" hits=$HITS loaded=0 refused_eperm=$HITS other=0 read_attacker=0 read_signed=0 late_writes=$HITS") ;;
+"tries="*" hits=$HITS loaded=0 refused_eperm=$HITS refused_ebusy=0 other=0 read_attacker=0 read_signed=0 late_writes=$HITS control=ok") ;;
 *) fail "enforce: unexpected outcome: $out" ;;
 esac
 expect_audit prog_name=h_inflight verdict=badmap mode=enforce res=0 errno=-$EPERM comm=hornet_attack
@@ -37,7 +37,7 @@ expect_no_audit prog_name=h_inflight verdict=ok
 set_mode audit
 inflight "audit (control)"
 case "$out" in
-"tries="*" hits=$HITS loaded=$HITS refused_eperm=0 other=0 read_attacker=$HITS read_signed=0 late_writes=$HITS") ;;
+"tries="*" hits=$HITS loaded=$HITS refused_eperm=0 refused_ebusy=0 other=0 read_attacker=$HITS read_signed=0 late_writes=$HITS control=ok") ;;
 *) fail "audit control: unexpected outcome: $out" ;;
 esac
 expect_audit prog_name=h_inflight verdict=badmap mode=audit res=1 errno=-$EPERM comm=hornet_attack

@@ -2,8 +2,8 @@
 # Proves: for every input of tests/vm/cases/verdict-table, vanilla Linux
 # 7.3's own check gives the errno of the table's 7.3 columns, and records
 # the verdict there in prog->aux->sig (read by sigverdict); a load that
-# fails leaves no program. BLOB "excl" rows make the blob map exclusive to
-# the instructions, as 7.3 needs for a signed load.
+# fails leaves no program. The BLOB column says whether the blob map is
+# exclusive (verdict_blob_args).
 set -eu
 fail() { echo "FAIL: $*" >&2; exit 1; }
 . "$(dirname "$0")/verdicts_lib.sh"
@@ -13,7 +13,7 @@ verdict_setup "$D" || fail "cannot set the table up"
 TAB=$(printf '\t')
 rows=0
 while IFS=$TAB read -r name args blob e612 v612 e73 v73; do
-	[ "$blob" = excl ] && args="$args --exclusive"
+	args="$args $(verdict_blob_args "$blob")" || fail "row $name: bad BLOB"
 	prog=$(echo "v_$name" | cut -c1-15)
 	echo "-- row $name: sigverdict -- hornet_load load $args --prog-name $prog (want errno=$e73 verdict=$v73)"
 	# shellcheck disable=SC2086 # ARGS are words

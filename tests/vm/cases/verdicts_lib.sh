@@ -28,6 +28,18 @@ verdict_rows() {
 		END { exit bad }' "$1"
 }
 
+# verdict_blob_args BLOB: the hornet_load options that make the blob map
+# of a row's BLOB column: "excl" exclusive to the instructions, "other"
+# exclusive to other instructions, "plain" any map.
+verdict_blob_args() {
+	case "$1" in
+	excl) echo --exclusive ;;
+	other) echo --exclusive-other ;;
+	plain) ;;
+	*) echo "verdict-table: unknown BLOB '$1'" >&2; return 1 ;;
+	esac
+}
+
 # verdict_magic: the instruction byte that hornet_load layout says may change.
 verdict_magic() {
 	hornet_load layout | sed -n 's/.*magic_imm_byte=\([0-9]*\).*/\1/p'

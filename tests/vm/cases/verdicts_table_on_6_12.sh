@@ -12,6 +12,7 @@ on_exit "hornet_keyctl unlink $USERRING @u >/dev/null"
 TAB=$(printf '\t')
 rows=0
 while IFS=$TAB read -r name args blob e612 v612 e73 v73; do
+	args="$args $(verdict_blob_args "$blob")" || fail "row $name: bad BLOB"
 	prog=$(echo "v_$name" | cut -c1-15)
 	say "row $name: want errno=$e612 verdict=$v612"
 	# shellcheck disable=SC2086 # ARGS are words

@@ -63,7 +63,7 @@
  * split loads the loader with its signed blob cut in two 32-byte maps,
  * fd_array_cnt 2, and prints loader=0|-ERRNO and, when it loads, read=.
  *
- *   hornet_attack inflight LOADER_SIG TRIES HITS
+ *   hornet_attack inflight LOADER_SIG TRIES HITS [exclusive]
  *
  * inflight races BPF_MAP_UPDATE_ELEM of a fresh blob against its
  * BPF_MAP_FREEZE, with the update's value on a userfaultfd page: the
@@ -75,12 +75,18 @@
  * that the update completes on the frozen map, then the loader runs. It
  * stops after HITS hits or TRIES tries and prints
  *   tries=N writer_first=N freeze_first=N hits=N loaded=N refused_eperm=N
- *   other=N read_attacker=N read_signed=N late_writes=N
+ *   refused_ebusy=N other=N read_attacker=N read_signed=N late_writes=N
  * writer_first and freeze_first count the tries that missed the window
  * (the freeze saw the update in flight and failed with EBUSY; the update
- * saw the map frozen and failed with EPERM), loaded and refused_eperm the
+ * saw the map frozen and failed with EPERM), loaded and refused_* the
  * loader's loads on a hit, read_* what its runs read, late_writes the
- * updates that completed on the frozen blob after a hit.
+ * updates that completed on the frozen blob after a hit. Last, as the
+ * control, the loader is loaded (as h_inflight_ctl) over a blob frozen
+ * with no update in flight, and run: control=ok when it loaded and read
+ * the signed blob, else control=-ERRNO or control=bad. With
+ * "exclusive", each blob is made exclusive to the loader's instructions
+ * (as a light skeleton's is, and as Linux 7.3 requires of a signed
+ * program's map).
  *
  *   hornet_attack payload-spawner OUT
  *   hornet_attack spawn SIG|- KEYRING CHILD_MAP RUNS [freeze]
@@ -117,6 +123,7 @@
 #include <sys/syscall.h>
 
 #include "blob_map.h"
+#include "sha256.h"
 #include "../btf_walk.h"
 
 #define PIN_PATH	"/sys/fs/bpf/hornet_attack_blob"
@@ -709,10 +716,36 @@ static int inflight_settle(int uffd, int t)
 	exit(1);
 }
 
-static int cmd_inflight(const char *loader_sig_path, int tries, int want)
+/* The control of inflight: the same load over a blob with no write in flight. */
+static void inflight_control(const uint8_t *sig, size_t sig_len,
+			     const uint8_t *excl)
+{
+	int blob_fd, loader_fd;
+	int32_t retval;
+
+	blob_fd = blob_map_create_excl("inflight_blob", blob, BLOB_SIZE, true, 0, excl);
+	if (blob_fd < 0) {
+		errno = -blob_fd;
+		die("control blob map");
+	}
+	loader_fd = load("h_inflight_ctl", loader_insns, 4, &blob_fd, 1, sig, sig_len);
+	if (loader_fd < 0) {
+		printf(" control=%d\n", loader_fd);
+	} else {
+		if (test_run(loader_fd, NULL, 0, &retval))
+			die("BPF_PROG_TEST_RUN of the control loader");
+		printf(" control=%s\n", retval == 0x6e726f68 ? "ok" : "bad");
+		close(loader_fd);
+	}
+	close(blob_fd);
+}
+
+static int cmd_inflight(const char *loader_sig_path, int tries, int want,
+			bool exclusive)
 {
 	static uint8_t loader_sig[65536];
-	int hits = 0, loaded = 0, refused = 0, other = 0, late = 0;
+	uint8_t excl[SHA256_DIGEST_BYTES];
+	int hits = 0, loaded = 0, refused = 0, busy = 0, other = 0, late = 0;
 	int read_attacker = 0, read_signed = 0, bias = 0, t, d;
 	int writer_first = 0, freeze_first = 0;
 
@@ -738,12 +771,14 @@ static int cmd_inflight(const char *loader_sig_path, int tries, int want)
 	inflight.value = page;
 	if (pthread_create(&thread, NULL, inflight_writer, NULL))
 		die("pthread_create");
+	sha256_digest(loader_insns, sizeof(loader_insns), excl);
 
 	for (t = 1; t <= tries && hits < want; t++) {
 		int blob_fd, fr, faulted, loader_fd;
 		int32_t retval;
 
-		blob_fd = blob_map_create("inflight_blob", blob, BLOB_SIZE, false);
+		blob_fd = blob_map_create_excl("inflight_blob", blob, BLOB_SIZE, false, 0,
+					       exclusive ? excl : NULL);
 		if (blob_fd < 0) {
 			errno = -blob_fd;
 			die("blob map");
@@ -772,6 +807,8 @@ static int cmd_inflight(const char *loader_sig_path, int tries, int want)
 				loaded++;
 			else if (loader_fd == -EPERM)
 				refused++;
+			else if (loader_fd == -EBUSY)
+				busy++;
 			else
 				other++;
 			uffd_answer(uffd, page, pagesz, 'A');
@@ -814,9 +851,10 @@ static int cmd_inflight(const char *loader_sig_path, int tries, int want)
 	}
 	atomic_store(&inflight.go, -1);
 	pthread_join(thread, NULL);
-	printf("tries=%d writer_first=%d freeze_first=%d hits=%d loaded=%d refused_eperm=%d other=%d read_attacker=%d read_signed=%d late_writes=%d\n",
-	       t - 1, writer_first, freeze_first, hits, loaded, refused, other,
-	       read_attacker, read_signed, late);
+	printf("tries=%d writer_first=%d freeze_first=%d hits=%d loaded=%d refused_eperm=%d refused_ebusy=%d other=%d read_attacker=%d read_signed=%d late_writes=%d",
+	       t - 1, writer_first, freeze_first, hits, loaded, refused, busy,
+	       other, read_attacker, read_signed, late);
+	inflight_control(loader_sig, loader_sig_len, exclusive ? excl : NULL);
 	return 0;
 }
 
@@ -1019,7 +1057,9 @@ int main(int argc, char **argv)
 	if (argc == 3 && !strcmp(argv[1], "split"))
 		return cmd_split(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "inflight"))
-		return cmd_inflight(argv[2], atoi(argv[3]), atoi(argv[4]));
+		return cmd_inflight(argv[2], atoi(argv[3]), atoi(argv[4]), false);
+	if (argc == 6 && !strcmp(argv[1], "inflight") && !strcmp(argv[5], "exclusive"))
+		return cmd_inflight(argv[2], atoi(argv[3]), atoi(argv[4]), true);
 	if (argc == 6 && !strcmp(argv[1], "spawn"))
 		return cmd_spawn(argv[2], atoi(argv[3]), argv[4], atoi(argv[5]),
 				 false);
@@ -1031,7 +1071,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "usage: hornet_attack payload-loader|payload-writer|payload-dummy|payload-spawner OUT\n"
 			"       hornet_attack run LOADER_SIG|- WRITER_SIG|- DUMMY_SIG|- [unfrozen]\n"
 			"       hornet_attack past none|bound|map_in_map|iter|bind_map HISTORY_MODE LOAD_MODE LOADER_SIG WRITER_SIG|-\n"
-			"       hornet_attack inflight LOADER_SIG TRIES HITS\n"
+			"       hornet_attack inflight LOADER_SIG TRIES HITS [exclusive]\n"
 			"       hornet_attack split LOADER_SIG\n"
 			"       hornet_attack spawn SIG|- KEYRING own|blob|foreign RUNS [freeze]\n");
 	return 2;

@@ -45,10 +45,20 @@
 
 enum { EXIT_USAGE = 2 };
 
+/*
+ * How a program reaches the blob: as a light skeleton's loader does, by
+ * index into fd_array; not at all (it returns its magic); or by a map fd
+ * written into its instructions, MAP_BY_FD_NUM, with no fd_array.
+ */
+enum prog_form { FORM_FD_ARRAY, FORM_NO_MAP, FORM_MAP_BY_FD };
+
+#define MAP_BY_FD_NUM	201
+
 struct program {
 	struct bpf_insn insns[32];
 	unsigned int cnt;
 	unsigned int magic_idx;
+	bool uses_blob;
 };
 
 static const char *progname = "hornet_load";
@@ -56,7 +66,7 @@ static const char *progname = "hornet_load";
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: hornet_load payload OUT\n"
+"Usage: hornet_load payload [--no-map | --map-by-fd | --insns-only] OUT\n"
 "       hornet_load layout\n"
 "       hornet_load load (--sig FILE | --unsigned) [OPTIONS]\n"
 "       hornet_load race --sig FILE --rounds N\n"
@@ -64,7 +74,9 @@ static void usage(FILE *f)
 "       hornet_load nested\n"
 "\n"
 "payload  write the bytes a signature covers (instructions, then the blob\n"
-"         map's value) to OUT\n"
+"         map's value) to OUT; with --no-map or --map-by-fd, those\n"
+"         programs' instructions alone (no map is in their fd_array);\n"
+"         with --insns-only, this program's instructions alone\n"
 "layout   print the payload's layout: insn_bytes=N blob_bytes=N\n"
 "         magic_imm_byte=N (a byte that can be flipped while the program\n"
 "         stays valid)\n"
@@ -116,13 +128,21 @@ static void usage(FILE *f)
 "                     (BPF_MAP_CREATE's excl_prog_hash, Linux 6.18 and\n"
 "                     later: the SHA-256 of the instructions as loaded,\n"
 "                     after any --flip-insn), as a light skeleton does\n"
+"  --exclusive-other  make the blob map exclusive to other instructions\n"
+"                     (the SHA-256 above with its first byte inverted)\n"
+"  --sparse           pass fd_array but fd_array_cnt 0, so that the map is\n"
+"                     bound only when the instruction naming it is read\n"
+"  --no-map           load a program that reads no map (it returns its\n"
+"                     magic), with no fd_array\n"
+"  --map-by-fd        load a program that names the blob by fd %d in its\n"
+"                     instructions, with no fd_array\n"
 "  --old-attr         pass the attr size of a 6.12 binary, which ends\n"
 "                     before fd_array_cnt\n"
 "  --verifier-log     print the verifier's log to stderr\n"
 "  -h, --help         show this help\n"
 "\n"
 "Exit status: 0 when the load's result was printed, 1 when setting it up\n"
-"failed, 2 on bad usage.\n");
+"failed, 2 on bad usage.\n", MAP_BY_FD_NUM);
 }
 
 static void usage_error(const char *fmt, const char *arg)
@@ -198,15 +218,29 @@ static void emit(struct program *p, uint8_t code, uint8_t dst, uint8_t src,
 /*
  * build_program - r0 = fold(xor of the blob's eight u64 words) ^ PROG_MAGIC.
  *
- * The blob is reached the way a light skeleton's loader reaches its data:
- * a ld_imm64 of the value of map fd_array[0].
+ * In FORM_FD_ARRAY the blob is reached the way a light skeleton's loader
+ * reaches its data: a ld_imm64 of the value of map fd_array[0]. In
+ * FORM_MAP_BY_FD the ld_imm64 names fd MAP_BY_FD_NUM itself. A
+ * FORM_NO_MAP program reads no blob: r0 = 0 ^ PROG_MAGIC.
  */
-static void build_program(struct program *p)
+static void build_program_form(struct program *p, enum prog_form form)
 {
 	unsigned int k;
 
 	p->cnt = 0;
-	emit(p, BPF_LD | BPF_IMM | BPF_DW, BPF_REG_6, BPF_PSEUDO_MAP_IDX_VALUE, 0, 0);
+	p->uses_blob = form != FORM_NO_MAP;
+	if (form == FORM_NO_MAP) {
+		emit(p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
+		p->magic_idx = p->cnt;
+		emit(p, BPF_ALU | BPF_XOR | BPF_K, BPF_REG_0, 0, 0, PROG_MAGIC);
+		emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+		return;
+	}
+	if (form == FORM_MAP_BY_FD)
+		emit(p, BPF_LD | BPF_IMM | BPF_DW, BPF_REG_6, BPF_PSEUDO_MAP_VALUE, 0,
+		     MAP_BY_FD_NUM);
+	else
+		emit(p, BPF_LD | BPF_IMM | BPF_DW, BPF_REG_6, BPF_PSEUDO_MAP_IDX_VALUE, 0, 0);
 	emit(p, 0, 0, 0, 0, 0);		/* second half: offset 0 in the value */
 	emit(p, BPF_LDX | BPF_MEM | BPF_DW, BPF_REG_0, BPF_REG_6, 0, 0);
 	for (k = 1; k < BLOB_WORDS; k++) {
@@ -221,13 +255,18 @@ static void build_program(struct program *p)
 	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 }
 
+static void build_program(struct program *p)
+{
+	build_program_form(p, FORM_FD_ARRAY);
+}
+
 /* What the program returns for this blob, with its magic as loaded. */
 static uint32_t expected_result(const struct program *p, const uint8_t blob[BLOB_SIZE])
 {
 	uint64_t x = 0, w;
 	unsigned int k;
 
-	for (k = 0; k < BLOB_WORDS; k++) {
+	for (k = 0; p->uses_blob && k < BLOB_WORDS; k++) {
 		memcpy(&w, blob + 8 * k, sizeof(w));
 		x ^= w;
 	}
@@ -295,29 +334,42 @@ static void tag_to_hex(const uint8_t tag[BPF_TAG_SIZE], char hex[2 * BPF_TAG_SIZ
 
 static int cmd_payload(int argc, char **argv)
 {
+	enum prog_form form = FORM_FD_ARRAY;
+	bool insns_only = false;
 	uint8_t blob[BLOB_SIZE];
 	struct program prog;
 	char tmp[PATH_MAX];
+	const char *out;
+	size_t blob_len;
 	FILE *f;
 
-	if (argc != 2)
-		usage_error("payload takes one argument, OUT%s", "");
-	build_program(&prog);
+	if (argc == 3 && !strcmp(argv[1], "--no-map"))
+		form = FORM_NO_MAP;
+	else if (argc == 3 && !strcmp(argv[1], "--map-by-fd"))
+		form = FORM_MAP_BY_FD;
+	else if (argc == 3 && !strcmp(argv[1], "--insns-only"))
+		insns_only = true;
+	else if (argc != 2)
+		usage_error("payload takes [--no-map | --map-by-fd | --insns-only] OUT%s", "");
+	out = argv[argc - 1];
+	build_program_form(&prog, form);
 	fill_blob(blob);
+	/* only a blob bound through fd_array is part of what is signed */
+	blob_len = form == FORM_FD_ARRAY && !insns_only ? BLOB_SIZE : 0;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp", argv[1]) >= (int)sizeof(tmp))
-		usage_error("path too long: %s", argv[1]);
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp", out) >= (int)sizeof(tmp))
+		usage_error("path too long: %s", out);
 	f = fopen(tmp, "wb");
 	if (!f)
 		setup_failed(tmp);
 	if (fwrite(prog.insns, sizeof(prog.insns[0]), prog.cnt, f) != prog.cnt ||
-	    fwrite(blob, 1, BLOB_SIZE, f) != BLOB_SIZE || fclose(f) != 0) {
+	    fwrite(blob, 1, blob_len, f) != blob_len || fclose(f) != 0) {
 		unlink(tmp);
 		setup_failed(tmp);
 	}
-	if (rename(tmp, argv[1]) != 0) {
+	if (rename(tmp, out) != 0) {
 		unlink(tmp);
-		setup_failed(argv[1]);
+		setup_failed(out);
 	}
 	return 0;
 }
@@ -352,6 +404,9 @@ struct load_opts {
 	bool extra_btf;
 	bool hold;
 	bool exclusive;
+	bool exclusive_other;
+	bool sparse;
+	enum prog_form form;
 	bool old_attr;
 	bool verifier_log;
 };
@@ -415,6 +470,8 @@ static int create_blob_map(const struct load_opts *o, const struct program *prog
 	strcpy(attr.map_name, "hornet_blob");
 	if (o->exclusive) {
 		sha256_digest(prog->insns, prog->cnt * sizeof(prog->insns[0]), excl_hash);
+		if (o->exclusive_other)
+			excl_hash[0] ^= 0xff;
 		blob_map_attr_excl(&attr, excl_hash);
 	}
 	fd = (int)sys_bpf(BPF_MAP_CREATE, &attr, sizeof(attr));
@@ -536,7 +593,7 @@ static int do_load(const struct load_opts *o)
 	unsigned long long t0, t1;
 	int map_fd, prog_fd, err, fds[2] = { -1, -1 };
 
-	build_program(&prog);
+	build_program_form(&prog, o->form);
 	fill_blob(blob);
 
 	if (o->flip_insn >= 0) {
@@ -595,9 +652,19 @@ static int do_load(const struct load_opts *o)
 		fds[1] = create_extra_map(o, &prog);
 	else if (o->extra_btf)
 		fds[1] = load_int_btf();
+	if (o->form == FORM_MAP_BY_FD) {
+		if (dup2(map_fd, MAP_BY_FD_NUM) < 0)
+			setup_failed("dup2");
+		close(map_fd);
+		map_fd = MAP_BY_FD_NUM;
+	}
 	syscall_prog_attr(&attr, &prog, o->prog_name);
-	attr.fd_array = ptr_to_u64(fds);
-	attr.fd_array_cnt = o->extra_map || o->extra_btf ? 2 : 1;
+	if (o->form == FORM_FD_ARRAY) {
+		attr.fd_array = ptr_to_u64(fds);
+		attr.fd_array_cnt = o->extra_map || o->extra_btf ? 2 : 1;
+		if (o->sparse)
+			attr.fd_array_cnt = 0;
+	}
 	attr.signature = ptr_to_u64(sig_ptr);
 	attr.signature_size = sig_size;
 	attr.keyring_id = o->keyring_id;
@@ -978,7 +1045,8 @@ static int cmd_load(int argc, char **argv)
 		OPT_SIG = 256, OPT_UNSIGNED, OPT_KEYRING, OPT_PROG_NAME, OPT_FLIP_INSN,
 		OPT_FLIP_BLOB, OPT_TRUNCATE, OPT_SIG_SIZE, OPT_BAD_SIG_PTR,
 		OPT_NO_FREEZE, OPT_HASH_MAP, OPT_EXTRA_MAP, OPT_EXTRA_BTF, OPT_HOLD, OPT_EXCLUSIVE,
-		OPT_OLD_ATTR, OPT_VERIFIER_LOG, OPT_MAX
+		OPT_OLD_ATTR, OPT_VERIFIER_LOG, OPT_EXCLUSIVE_OTHER, OPT_SPARSE, OPT_NO_MAP,
+		OPT_MAP_BY_FD, OPT_MAX
 	};
 	static const struct option longopts[] = {
 		{ "sig", required_argument, NULL, OPT_SIG },
@@ -998,6 +1066,10 @@ static int cmd_load(int argc, char **argv)
 		{ "exclusive", no_argument, NULL, OPT_EXCLUSIVE },
 		{ "old-attr", no_argument, NULL, OPT_OLD_ATTR },
 		{ "verifier-log", no_argument, NULL, OPT_VERIFIER_LOG },
+		{ "exclusive-other", no_argument, NULL, OPT_EXCLUSIVE_OTHER },
+		{ "sparse", no_argument, NULL, OPT_SPARSE },
+		{ "no-map", no_argument, NULL, OPT_NO_MAP },
+		{ "map-by-fd", no_argument, NULL, OPT_MAP_BY_FD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1086,6 +1158,19 @@ static int cmd_load(int argc, char **argv)
 		case OPT_VERIFIER_LOG:
 			o.verifier_log = true;
 			break;
+		case OPT_EXCLUSIVE_OTHER:
+			o.exclusive = true;
+			o.exclusive_other = true;
+			break;
+		case OPT_SPARSE:
+			o.sparse = true;
+			break;
+		case OPT_NO_MAP:
+			o.form = FORM_NO_MAP;
+			break;
+		case OPT_MAP_BY_FD:
+			o.form = FORM_MAP_BY_FD;
+			break;
 		}
 	}
 	if (optind != argc)
@@ -1094,6 +1179,13 @@ static int cmd_load(int argc, char **argv)
 		usage_error("give exactly one of --sig and --unsigned%s", "");
 	if (o.extra_map && o.extra_btf)
 		usage_error("--extra-map and --extra-btf both want fd_array[1]%s", "");
+	if (seen[OPT_EXCLUSIVE - OPT_SIG] && o.exclusive_other)
+		usage_error("give one of --exclusive and --exclusive-other%s", "");
+	if (o.form != FORM_FD_ARRAY &&
+	    (o.sparse || o.extra_map || o.extra_btf || o.exclusive))
+		usage_error("--no-map and --map-by-fd pass no fd_array to change%s", "");
+	if (seen[OPT_NO_MAP - OPT_SIG] && seen[OPT_MAP_BY_FD - OPT_SIG])
+		usage_error("give one of --no-map and --map-by-fd%s", "");
 	if (o.unsigned_load && (o.truncate >= 0 || o.sig_size >= 0 || o.bad_sig_ptr))
 		usage_error("--unsigned passes no signature to change%s", "");
 	return do_load(&o);
