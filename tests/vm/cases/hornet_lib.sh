@@ -30,6 +30,8 @@ EBADMSG=74
 ENOKEY=126
 EKEYREJECTED=129
 EBUSY=16
+EACCES=13
+EOPNOTSUPP=95
 
 # How long to wait for something asynchronous, in 0.05 s steps (5 s).
 HORNET_WAIT_STEPS=100

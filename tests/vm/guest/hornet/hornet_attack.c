@@ -63,6 +63,11 @@
  * split loads the loader with its signed blob cut in two 32-byte maps,
  * fd_array_cnt 2, and prints loader=0|-ERRNO and, when it loads, read=.
  *
+ *   hornet_attack excl
+ *
+ * excl shows what a map exclusive to the loader's instructions refuses
+ * (cmd_excl), beside the same steps on a plain map.
+ *
  *   hornet_attack inflight LOADER_SIG TRIES HITS [exclusive]
  *
  * inflight races BPF_MAP_UPDATE_ELEM of a fresh blob against its
@@ -295,10 +300,10 @@ static int attach_map_iter(int map_fd, const uint8_t *sig, size_t sig_len)
 }
 
 /*
- * Make an array of maps shaped after MAP_FD's map and put that map in its
- * slot 0. Returns 0, or -errno of the insertion.
+ * Make an array of maps shaped after TEMPLATE_FD's map and put MAP_FD's map
+ * in its slot 0. Returns 0, or -errno of the insertion.
  */
-static int put_in_map_of_maps(int map_fd)
+static int put_in_map_of_maps_after(int template_fd, int map_fd)
 {
 	union bpf_attr attr;
 	uint32_t key = 0, value = (uint32_t)map_fd;
@@ -309,7 +314,7 @@ static int put_in_map_of_maps(int map_fd)
 	attr.key_size = sizeof(key);
 	attr.value_size = sizeof(value);
 	attr.max_entries = 1;
-	attr.inner_map_fd = (uint32_t)map_fd;
+	attr.inner_map_fd = (uint32_t)template_fd;
 	strcpy(attr.map_name, "attack_outer");
 	outer = blob_sys_bpf(BPF_MAP_CREATE, &attr);
 	if (outer < 0)
@@ -322,6 +327,12 @@ static int put_in_map_of_maps(int map_fd)
 	err = blob_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr) ? -errno : 0;
 	close(outer);
 	return err;
+}
+
+/* Put MAP_FD's map in an array of maps shaped after it. */
+static int put_in_map_of_maps(int map_fd)
+{
+	return put_in_map_of_maps_after(map_fd, map_fd);
 }
 
 static int cmd_run(const char *loader_sig_path, const char *writer_sig_path,
@@ -858,6 +869,78 @@ static int cmd_inflight(const char *loader_sig_path, int tries, int want,
 	return 0;
 }
 
+/* --- excl ---------------------------------------------------------------- */
+
+/* An array of maps whose inner maps are shaped after TEMPLATE_FD's map. */
+static int create_map_of_maps(int template_fd)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY_OF_MAPS;
+	attr.key_size = sizeof(uint32_t);
+	attr.value_size = sizeof(uint32_t);
+	attr.max_entries = 1;
+	attr.inner_map_fd = (uint32_t)template_fd;
+	strcpy(attr.map_name, "excl_outer");
+	fd = blob_sys_bpf(BPF_MAP_CREATE, &attr);
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/*
+ * What a map exclusive to the loader's instructions lets programs do with
+ * it, against the same steps on a plain map (the control), one line each:
+ *   KIND: own=R own_sparse=R other=R inner_template=R inner_insert=R iter=R
+ * own: the loader's instructions (unsigned) bind it in fd_array, with
+ * fd_array_cnt 1; own_sparse: the same with fd_array_cnt 0, so that the
+ * map is bound when the instruction naming it is read; other: the
+ * writer's do; inner_template: an array of maps is made with it as the
+ * inner map's template; inner_insert: it is put into an array of maps made
+ * after a plain map; iter: a map element iterator is attached to it.
+ */
+static int cmd_excl(void)
+{
+	uint8_t hash[SHA256_DIGEST_BYTES];
+	int i;
+
+	sha256_digest(loader_insns, sizeof(loader_insns), hash);
+	for (i = 0; i < 2; i++) {
+		int fd, tmpl_fd, own, own_sparse, other, tmpl, ins, iter;
+
+		fd = blob_map_create_excl("excl_blob", blob, BLOB_SIZE, false, 0,
+					  i ? NULL : hash);
+		tmpl_fd = blob_map_create("excl_tmpl", blob, BLOB_SIZE, false);
+		if (fd < 0 || tmpl_fd < 0) {
+			errno = fd < 0 ? -fd : -tmpl_fd;
+			die("excl: the maps");
+		}
+		own = load("h_excl_own", loader_insns, 4, &fd, 1, NULL, 0);
+		own_sparse = load("h_excl_own", loader_insns, 4, &fd, 0, NULL, 0);
+		other = load("h_excl_other", writer_insns,
+			     sizeof(writer_insns) / sizeof(writer_insns[0]), &fd, 1, NULL, 0);
+		tmpl = create_map_of_maps(fd);
+		ins = put_in_map_of_maps_after(tmpl_fd, fd);
+		iter = attach_map_iter(fd, NULL, 0);
+		printf("%s: own=%d own_sparse=%d other=%d inner_template=%d inner_insert=%d iter=%d\n",
+		       i ? "plain" : "excl", own < 0 ? own : 0,
+		       own_sparse < 0 ? own_sparse : 0, other < 0 ? other : 0,
+		       tmpl, ins, iter);
+		if (own >= 0)
+			close(own);
+		if (own_sparse >= 0)
+			close(own_sparse);
+		if (other >= 0)
+			close(other);
+		close(tmpl_fd);
+		close(fd);
+	}
+	return 0;
+}
+
 /* --- spawn --------------------------------------------------------------- */
 
 #define INSN(c, d, s, o, i) \
@@ -1056,6 +1139,8 @@ int main(int argc, char **argv)
 		return cmd_past(argv[2], argv[3], argv[4], argv[5], argv[6]);
 	if (argc == 3 && !strcmp(argv[1], "split"))
 		return cmd_split(argv[2]);
+	if (argc == 2 && !strcmp(argv[1], "excl"))
+		return cmd_excl();
 	if (argc == 5 && !strcmp(argv[1], "inflight"))
 		return cmd_inflight(argv[2], atoi(argv[3]), atoi(argv[4]), false);
 	if (argc == 6 && !strcmp(argv[1], "inflight") && !strcmp(argv[5], "exclusive"))
@@ -1073,6 +1158,7 @@ int main(int argc, char **argv)
 			"       hornet_attack past none|bound|map_in_map|iter|bind_map HISTORY_MODE LOAD_MODE LOADER_SIG WRITER_SIG|-\n"
 			"       hornet_attack inflight LOADER_SIG TRIES HITS [exclusive]\n"
 			"       hornet_attack split LOADER_SIG\n"
+			"       hornet_attack excl\n"
 			"       hornet_attack spawn SIG|- KEYRING own|blob|foreign RUNS [freeze]\n");
 	return 2;
 }
