@@ -23,8 +23,9 @@ static inline long blob_sys_bpf(int cmd, union bpf_attr *attr)
 }
 
 /*
- * BPF_MAP_CREATE's excl_prog_hash and excl_prog_hash_size (Linux 6.18),
- * right after map_token_fd, where this UAPI's map-create part ends; a
+ * BPF_MAP_CREATE's excl_prog_hash and excl_prog_hash_size (Linux 6.18, and
+ * 6.12 with patch 0015), right after map_token_fd; written through this
+ * copy so that the tools build against UAPI headers without them too. A
  * kernel without them refuses them as unknown (EINVAL).
  */
 struct blob_map_excl {
