@@ -344,6 +344,7 @@ static enum hornet_verdict hornet_classify(int err)
 		return HORNET_UNSUPPORTED;
 	case -EBADMSG:
 	case -EINVAL:
+	case -EMSGSIZE:	/* the ASN.1 decoder reads no message of 64 KiB */
 		return HORNET_MALFORMED;
 	default:
 		return HORNET_ERROR;
@@ -719,6 +720,7 @@ static void hornet_test_verdict_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hornet_classify(-EKEYREJECTED), HORNET_BADSIG);
 	KUNIT_EXPECT_EQ(test, hornet_classify(-ENOKEY), HORNET_UNKNOWNKEY);
 	KUNIT_EXPECT_EQ(test, hornet_classify(-EBADMSG), HORNET_MALFORMED);
+	KUNIT_EXPECT_EQ(test, hornet_classify(-EMSGSIZE), HORNET_MALFORMED);
 	KUNIT_EXPECT_EQ(test, hornet_classify(-ENOPKG), HORNET_UNSUPPORTED);
 	KUNIT_EXPECT_EQ(test, hornet_classify(-ENOMEM), HORNET_ERROR);
 }
