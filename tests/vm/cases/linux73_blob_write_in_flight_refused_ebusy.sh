@@ -18,7 +18,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 HITS=2
 out=$(hornet_attack inflight /tests/bin/hornet-data/attack-loader.p7s 100000 $HITS exclusive) ||
 	fail "hornet_attack inflight failed: $out"
-echo "7.3: $out"
+echo "# 7.3: $out"
 case "$out" in
 "tries="*" hits=$HITS loaded=0 refused_eperm=0 refused_ebusy=$HITS other=0 read_attacker=0 read_signed=0 late_writes=$HITS control=ok") ;;
 *) fail "unexpected outcome: $out" ;;
