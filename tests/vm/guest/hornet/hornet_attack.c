@@ -300,6 +300,26 @@ static int attach_map_iter(int map_fd, const uint8_t *sig, size_t sig_len)
 }
 
 /*
+ * A one-slot array of maps whose inner maps are shaped after TEMPLATE_FD's
+ * map. Returns its fd, or -errno.
+ */
+static int map_of_maps_create(int template_fd)
+{
+	union bpf_attr attr;
+	int fd;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY_OF_MAPS;
+	attr.key_size = sizeof(uint32_t);
+	attr.value_size = sizeof(uint32_t);
+	attr.max_entries = 1;
+	attr.inner_map_fd = (uint32_t)template_fd;
+	strcpy(attr.map_name, "attack_outer");
+	fd = blob_sys_bpf(BPF_MAP_CREATE, &attr);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
  * Make an array of maps shaped after TEMPLATE_FD's map and put MAP_FD's map
  * in its slot 0. Returns 0, or -errno of the insertion.
  */
@@ -309,16 +329,11 @@ static int put_in_map_of_maps_after(int template_fd, int map_fd)
 	uint32_t key = 0, value = (uint32_t)map_fd;
 	int outer, err;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_ARRAY_OF_MAPS;
-	attr.key_size = sizeof(key);
-	attr.value_size = sizeof(value);
-	attr.max_entries = 1;
-	attr.inner_map_fd = (uint32_t)template_fd;
-	strcpy(attr.map_name, "attack_outer");
-	outer = blob_sys_bpf(BPF_MAP_CREATE, &attr);
-	if (outer < 0)
+	outer = map_of_maps_create(template_fd);
+	if (outer < 0) {
+		errno = -outer;
 		die("BPF_MAP_CREATE of an array of maps");
+	}
 
 	memset(&attr, 0, sizeof(attr));
 	attr.map_fd = (uint32_t)outer;
@@ -871,22 +886,13 @@ static int cmd_inflight(const char *loader_sig_path, int tries, int want,
 
 /* --- excl ---------------------------------------------------------------- */
 
-/* An array of maps whose inner maps are shaped after TEMPLATE_FD's map. */
+/* Whether an array of maps can be shaped after TEMPLATE_FD's map: 0 or -errno. */
 static int create_map_of_maps(int template_fd)
 {
-	union bpf_attr attr;
-	int fd;
+	int fd = map_of_maps_create(template_fd);
 
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_ARRAY_OF_MAPS;
-	attr.key_size = sizeof(uint32_t);
-	attr.value_size = sizeof(uint32_t);
-	attr.max_entries = 1;
-	attr.inner_map_fd = (uint32_t)template_fd;
-	strcpy(attr.map_name, "excl_outer");
-	fd = blob_sys_bpf(BPF_MAP_CREATE, &attr);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	close(fd);
 	return 0;
 }
