@@ -2,11 +2,12 @@
 /*
  * Hornet: signature verification for BPF light skeleton loaders.
  *
- * This file only registers the LSM. The hooks are in hooks.c, the signature
- * check in verify.c, sealed and hidden maps in seal.c, loader runs in run.c,
- * the programs file's records in provenance.c, the mode and keyring policy
- * in policy.c, the securityfs interface in fs.c and the audit records in
- * audit.c.
+ * This file only registers the LSM. The hooks are in hooks.c, the rules of
+ * a signed load in verdict.c, the signature check in verify.c (6.12) or
+ * the reading of the BPF core's verdict in verify_core.c (7.3), sealed
+ * and hidden maps in seal.c, loader runs in run.c, the programs file's
+ * records in provenance.c, the mode and keyring policy in policy.c, the
+ * securityfs interface in fs.c and the audit records in audit.c.
  */
 
 #include <linux/init.h>
@@ -59,7 +60,11 @@ static int __init hornet_init(void)
 }
 
 DEFINE_LSM(hornet) = {
+#ifdef HORNET_CORE_VERDICT
+	.id = &hornet_lsmid,
+#else
 	.name = "hornet",
+#endif
 	.init = hornet_init,
 	.blobs = &hornet_blob_sizes,
 };

@@ -13,6 +13,7 @@
 #include <linux/refcount.h>
 #include <linux/types.h>
 
+struct key;
 struct kvec;
 
 /**
@@ -321,16 +322,30 @@ int hornet_policy_set_mode(struct hornet_policy *policy, enum hornet_mode mode);
 int hornet_policy_lock(struct hornet_policy *policy);
 int hornet_policy_set_keyrings(struct hornet_policy *policy, u32 keyrings);
 
-/* verify.c */
+/* verdict.c: the rules of a signed load, on every kernel */
 const char *hornet_verdict_name(enum hornet_verdict verdict);
 int hornet_verdict_errno(enum hornet_verdict verdict);
+enum hornet_verdict hornet_resolve_keyring(s32 id, u32 keyrings,
+					   struct key **keyring);
+void hornet_keyring_put(struct key *keyring);
+enum hornet_verdict hornet_payload_vec(struct bpf_prog *prog,
+				       const struct hornet_pending *pending,
+				       struct kvec **vec);
+void hornet_pending_free(struct hornet_pending *pending);
+
+/*
+ * verify.c (6.12: Hornet checks the signature) or verify_core.c (7.3: the
+ * BPF core checks it, Hornet reads its verdict); the Makefile picks one.
+ */
 enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
 					const struct bpf_prog *prog,
 					struct hornet_pending **pending);
-void hornet_pending_free(struct hornet_pending *pending);
 void hornet_check_signed(struct bpf_prog *prog,
 			 const struct hornet_pending *pending, u32 keyrings,
 			 struct hornet_result *res);
+void hornet_payload_digest(const struct kvec *vec, unsigned int nvec,
+			   u8 *digest);
+void hornet_audit_tag(struct bpf_prog *prog);
 
 /* seal.c */
 void hornet_maps_bound(struct bpf_prog *prog, u64 load_id);
@@ -378,7 +393,6 @@ int hornet_measure_load(const struct bpf_prog *prog,
 			bool allowed);
 
 /* audit.c */
-void hornet_audit_tag(struct bpf_prog *prog);
 void hornet_audit_decision(const struct bpf_prog *prog,
 			   const struct hornet_result *res,
 			   enum hornet_mode mode, bool allowed);

@@ -26,6 +26,7 @@
  */
 
 #include <linux/bpf.h>
+#include <linux/hex.h>
 #include <linux/ima.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>

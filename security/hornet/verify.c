@@ -1,23 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Hornet: build the signed payload of a BPF_PROG_LOAD and verify it.
+ * Hornet: verify the signature of a BPF_PROG_LOAD itself (Linux 6.12).
  *
- * The payload is the program's instructions followed by the value of the
- * map in fd_array[0] when fd_array_cnt is 1 (a signed load names at most
+ * The BPF core of 6.12 checks no signature, so Hornet does: over the
+ * payload of verdict.c (the program's instructions, then the value of the
+ * map in fd_array[0] when fd_array_cnt is 1; a signed load names at most
  * one). The check runs once the verifier has bound the program's maps, in
  * the loading task: the map is then the one the program will use (with
  * fd_array_cnt the verifier binds it first and resolves every map index to
  * it without reading fd_array again), and the program must use no other.
- * The code builds the payload from any number of maps, in fd_array order.
  *
  * The verifier rewrites the instructions in place, so the signed ones are
  * kept from the start of the load: the signature and the instructions are
  * copied from the caller once, before the verifier runs. Each piece is then
  * hashed where it lives, in one pass, through
  * pkcs7_supply_detached_data_vec().
+ *
+ * From Linux 7.3 the BPF core checks the signature, and verify_core.c
+ * takes this file's place. Only this file and that one differ between the
+ * two kernels.
  */
 
 #include <crypto/pkcs7.h>
+#include <crypto/sha1.h>
+#include <crypto/sha2.h>
 #include <keys/asymmetric-type.h>
 #include <keys/system_keyring.h>
 #include <linux/assoc_array.h>
@@ -31,299 +37,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uio.h>
+#include <linux/unaligned.h>
 #include <linux/verification.h>
 
 #include "hornet.h"
-
-struct hornet_verdict_info {
-	const char *name;
-	int err;
-};
-
-/* The errno that enforce mode returns for each verdict. */
-static const struct hornet_verdict_info hornet_verdicts[HORNET_VERDICT_MAX] = {
-	[HORNET_OK]		= { "ok", 0 },
-	[HORNET_UNSIGNED]	= { "unsigned", -EPERM },
-	[HORNET_BADSIG]		= { "badsig", -EKEYREJECTED },
-	[HORNET_UNKNOWNKEY]	= { "unknownkey", -ENOKEY },
-	[HORNET_MALFORMED]	= { "malformed", -EBADMSG },
-	[HORNET_UNSUPPORTED]	= { "unsupported", -ENOPKG },
-	[HORNET_BADMAP]		= { "badmap", -EPERM },
-	[HORNET_FAULT]		= { "fault", -EFAULT },
-	[HORNET_BADKEYRING]	= { "badkeyring", -EINVAL },
-	[HORNET_KEYRING_DENIED]	= { "keyring_denied", -EKEYREJECTED },
-	[HORNET_SEALED]		= { "sealed", -EPERM },
-	[HORNET_HIDDEN]		= { "hidden", -EPERM },
-	[HORNET_UNVERIFIED]	= { "unverified", -EPERM },
-	[HORNET_BUSY]		= { "busy", -EBUSY },
-	[HORNET_SPENT]		= { "spent", -EPERM },
-	[HORNET_SHARED_FDS]	= { "shared_fds", -EPERM },
-	[HORNET_KERNEL]		= { "kernel", 0 },
-	[HORNET_ERROR]		= { "error", -EINVAL },
-};
-
-/**
- * hornet_verdict_name - the name of a verdict, as audit records show it
- * @verdict: an enum hornet_verdict
- *
- * Return: the name, or "?" for an unknown verdict.
- */
-const char *hornet_verdict_name(enum hornet_verdict verdict)
-{
-	if (verdict >= HORNET_VERDICT_MAX)
-		return "?";
-	return hornet_verdicts[verdict].name;
-}
-
-/**
- * hornet_verdict_errno - the errno that enforce mode returns for a verdict
- * @verdict: an enum hornet_verdict
- *
- * Return: 0 for a verdict that allows the load, a negative errno otherwise.
- */
-int hornet_verdict_errno(enum hornet_verdict verdict)
-{
-	if (verdict >= HORNET_VERDICT_MAX)
-		return -EINVAL;
-	return hornet_verdicts[verdict].err;
-}
-
-/**
- * struct hornet_blob - what Hornet needs to know of one map in the payload
- * @value: the map's single value
- * @size: its size in bytes
- * @map_type: the map's type
- * @max_entries: the map's number of entries
- * @frozen: whether BPF_MAP_FREEZE was applied and no write that began
- *	    before it is still in flight
- */
-struct hornet_blob {
-	const void *value;
-	u32 size;
-	u32 map_type;
-	u32 max_entries;
-	bool frozen;
-};
-
-/**
- * hornet_payload_build - lay out the payload of a load as pieces
- * @vec: @nr_blobs + 1 entries to fill
- * @insns: the program's instructions
- * @insn_cnt: the number of instructions
- * @blobs: the maps of fd_array, in order
- * @nr_blobs: their number
- *
- * Only a frozen array map with exactly one element can carry signed data:
- * anything else could change after the check or hold more than was signed.
- *
- * Return:
- * * %0		- @vec holds the instructions, then each value
- * * %-EPERM	- a map is not a frozen single-element array
- */
-static int hornet_payload_build(struct kvec *vec, const struct bpf_insn *insns,
-				u32 insn_cnt, const struct hornet_blob *blobs,
-				u32 nr_blobs)
-{
-	u32 i;
-
-	vec[0].iov_base = (void *)insns;
-	vec[0].iov_len = insn_cnt * sizeof(*insns);
-	for (i = 0; i < nr_blobs; i++) {
-		const struct hornet_blob *b = &blobs[i];
-
-		if (b->map_type != BPF_MAP_TYPE_ARRAY || b->max_entries != 1 ||
-		    !b->frozen || !b->value)
-			return -EPERM;
-		vec[i + 1].iov_base = (void *)b->value;
-		vec[i + 1].iov_len = b->size;
-	}
-	return 0;
-}
-
-/**
- * hornet_describe_maps - describe the maps a program was given in fd_array
- * @prog: the program, after the verifier; its maps cannot change any more
- * @cnt: fd_array_cnt of the load
- * @blobs: filled with the description of used_maps[0..@cnt - 1]
- *
- * With fd_array_cnt the verifier binds the maps of fd_array first, in
- * order, so they are the first @cnt used maps. A map bound from anywhere
- * else (a map fd in an instruction), a BTF object or a repeated map in
- * fd_array makes the count differ, and the load is refused: every map the
- * program uses must be covered by the signature.
- *
- * Return:
- * * %0		- @blobs describes exactly the program's maps
- * * %-EPERM	- the program uses more or fewer maps than fd_array names
- */
-static int hornet_describe_maps(struct bpf_prog *prog, u32 cnt,
-				struct hornet_blob *blobs)
-{
-	struct bpf_prog_aux *aux = prog->aux;
-	u32 i, zero = 0;
-	int err = 0;
-
-	mutex_lock(&aux->used_maps_mutex);
-	if (aux->used_map_cnt != cnt) {
-		err = -EPERM;
-		goto out;
-	}
-	for (i = 0; i < cnt; i++) {
-		struct bpf_map *map = aux->used_maps[i];
-
-		blobs[i].map_type = map->map_type;
-		blobs[i].max_entries = map->max_entries;
-		/* A syscall write raises the write count before it looks
-		 * at frozen, and copies the value from the caller after:
-		 * one that slipped in just before the freeze may still be
-		 * copying. The verifier's bpf_map_is_rdonly() asks the same.
-		 * Any write that raises the count later sees frozen.
-		 */
-		blobs[i].frozen = READ_ONCE(map->frozen);
-		/* frozen first, then the count: pairs with map_freeze() */
-		smp_rmb();
-		blobs[i].frozen &= !bpf_map_write_active(map);
-		blobs[i].size = map->value_size;
-		blobs[i].value = NULL;
-		/* An array's value lives as long as the map, which the
-		 * program holds.
-		 */
-		if (map->map_type == BPF_MAP_TYPE_ARRAY) {
-			rcu_read_lock();
-			blobs[i].value = map->ops->map_lookup_elem(map, &zero);
-			rcu_read_unlock();
-		}
-	}
-out:
-	mutex_unlock(&aux->used_maps_mutex);
-	return err;
-}
-
-/*
- * The tag the keys code sets on a keyring's pointer to a keyring it holds
- * (security/keys/keyring.c); a pointer to any other key is untagged.
- */
-#define HORNET_KEYRING_PTR_SUBTYPE	0x2UL
-
-/**
- * struct hornet_vouching - a keyring named by serial, as it is being judged
- * @keyring: the keyring
- * @check: the restriction every key linked into it since was checked by
- */
-struct hornet_vouching {
-	struct key *keyring;
-	key_restrict_link_func_t check;
-};
-
-/**
- * hornet_key_vouched - check one key of a keyring named by serial again
- * @object: the keyring's pointer to the key
- * @data: the struct hornet_vouching
- *
- * A restriction set on a keyring that already held keys says nothing of
- * those keys, so each is put through the restriction again.
- *
- * Return: 0 if the restriction accepts the key, -EKEYREJECTED otherwise,
- * and for a nested keyring, whose keys would be searched too.
- */
-static int hornet_key_vouched(const void *object, void *data)
-{
-	const struct hornet_vouching *v = data;
-	const struct key *key = object;
-
-	if ((unsigned long)object & HORNET_KEYRING_PTR_SUBTYPE)
-		return -EKEYREJECTED;
-	if (key->type != &key_type_asymmetric ||
-	    v->check(v->keyring, key->type, &key->payload, NULL))
-		return -EKEYREJECTED;
-	return 0;
-}
-
-/**
- * hornet_keyring_vouched - whether the caller could not have chosen what a
- *			    keyring named by serial holds
- * @keyring: the keyring
- * @keyrings: the HORNET_KEYRING_* bits the policy accepts
- *
- * Any process can make a keyring and fill it with its own keys. One counts
- * only when every key it holds, and every key it can ever be given, is
- * vouched for by keyrings that the policy accepts: it must be restricted
- * to keys signed by a key in the builtin keyring (or, when the policy
- * accepts the secondary keyring, in either), and each key it held before
- * the restriction was set must pass it too.
- *
- * Return: true if @keyring may vouch for a signer.
- */
-static bool hornet_keyring_vouched(struct key *keyring, u32 keyrings)
-{
-	struct key_restriction *restriction = keyring->restrict_link;
-	struct hornet_vouching v = { .keyring = keyring };
-	int err;
-
-	if (!restriction || restriction->key)
-		return false;
-	if (restriction->check == restrict_link_by_builtin_trusted ||
-	    (restriction->check ==
-		     restrict_link_by_builtin_and_secondary_trusted &&
-	     (keyrings & HORNET_KEYRING_SECONDARY)))
-		v.check = restriction->check;
-	else
-		return false;
-
-	down_read(&keyring->sem);
-	err = assoc_array_iterate(&keyring->keys, hornet_key_vouched, &v);
-	up_read(&keyring->sem);
-	return err == 0;
-}
-
-/**
- * hornet_resolve_keyring - turn keyring_id into a keyring and check policy
- * @id: keyring_id from the attr
- * @keyrings: the HORNET_KEYRING_* bits the policy accepts
- * @keyring: set to what verify_pkcs7_message_sig() takes; a user keyring
- *	     is returned with a reference to drop with key_put()
- *
- * Return: %HORNET_OK, %HORNET_BADKEYRING or %HORNET_KEYRING_DENIED.
- */
-static enum hornet_verdict hornet_resolve_keyring(s32 id, u32 keyrings,
-						  struct key **keyring)
-{
-	key_ref_t ref;
-	struct key *key;
-	u32 need;
-
-	switch (id) {
-	case 0:
-		*keyring = NULL;
-		need = HORNET_KEYRING_BUILTIN;
-		break;
-	case 1:		/* VERIFY_USE_SECONDARY_KEYRING */
-		*keyring = VERIFY_USE_SECONDARY_KEYRING;
-		need = HORNET_KEYRING_SECONDARY;
-		break;
-	case 2:		/* VERIFY_USE_PLATFORM_KEYRING */
-		*keyring = VERIFY_USE_PLATFORM_KEYRING;
-		need = HORNET_KEYRING_PLATFORM;
-		break;
-	default:
-		ref = lookup_user_key(id, 0, KEY_NEED_SEARCH);
-		if (IS_ERR(ref))
-			return HORNET_BADKEYRING;
-		key = key_ref_to_ptr(ref);
-		if (key->type != &key_type_keyring) {
-			key_put(key);
-			return HORNET_BADKEYRING;
-		}
-		if (!(keyrings & HORNET_KEYRING_USER) ||
-		    !hornet_keyring_vouched(key, keyrings)) {
-			key_put(key);
-			return HORNET_KEYRING_DENIED;
-		}
-		*keyring = key;
-		return HORNET_OK;
-	}
-	return (keyrings & need) ? HORNET_OK : HORNET_KEYRING_DENIED;
-}
 
 /**
  * hornet_classify - map an error from the PKCS#7 code to a verdict
@@ -479,28 +196,13 @@ enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
 }
 
 /**
- * hornet_pending_free - free what hornet_pending_take() copied
- * @pending: the copy, or NULL
- *
- * Safe in any context the kernel frees programs in.
- */
-void hornet_pending_free(struct hornet_pending *pending)
-{
-	if (!pending)
-		return;
-	kvfree(pending->sig);
-	kvfree(pending->insns);
-	kfree(pending);
-}
-
-/**
  * hornet_payload_digest - the SHA-256 of a payload held as pieces
  * @vec: the payload
  * @nvec: the number of pieces
  * @digest: gets the digest, for the measurement of the load
  */
-static void hornet_payload_digest(const struct kvec *vec, unsigned int nvec,
-				  u8 *digest)
+void hornet_payload_digest(const struct kvec *vec, unsigned int nvec,
+			   u8 *digest)
 {
 	struct sha256_state sctx;
 	unsigned int i;
@@ -509,6 +211,83 @@ static void hornet_payload_digest(const struct kvec *vec, unsigned int nvec,
 	for (i = 0; i < nvec; i++)
 		sha256_update(&sctx, vec[i].iov_base, vec[i].iov_len);
 	sha256_final(&sctx, digest);
+}
+
+/**
+ * hornet_tag_insn - whether an instruction's imm is left out of the tag
+ * @insn: the instruction
+ * @in_ld_map: true for the second half of a map-loading BPF_LD_IMM64;
+ *	       updated for the next instruction
+ *
+ * A map fd (or the map index it is turned into) says nothing stable about
+ * the program, so both halves of the instruction that loads a map hash as
+ * if their imm were 0.
+ *
+ * Return: true if @insn's imm hashes as 0.
+ */
+static bool hornet_tag_insn(const struct bpf_insn *insn, bool *in_ld_map)
+{
+	if (!*in_ld_map && insn->code == (BPF_LD | BPF_IMM | BPF_DW) &&
+	    (insn->src_reg == BPF_PSEUDO_MAP_FD ||
+	     insn->src_reg == BPF_PSEUDO_MAP_VALUE)) {
+		*in_ld_map = true;
+		return true;
+	}
+	if (*in_ld_map && !insn->code && !insn->dst_reg && !insn->src_reg &&
+	    !insn->off) {
+		*in_ld_map = false;
+		return true;
+	}
+	*in_ld_map = false;
+	return false;
+}
+
+/**
+ * hornet_audit_tag - compute a program's tag before the verifier does
+ * @prog: the program, with its instructions copied in; its tag is set
+ *
+ * The tag is the first BPF_TAG_SIZE bytes of the SHA-1 of the
+ * instructions, map loads hashed without their imm, the same value that
+ * the verifier computes later and bpftool shows. A load that Hornet
+ * refuses before the verifier runs is recorded with it, so Hornet computes
+ * it here, a block at a time on the stack instead of hashing a vmalloc()ed
+ * copy. Every other record uses the tag the verifier computed.
+ */
+void hornet_audit_tag(struct bpf_prog *prog)
+{
+	u32 digest[SHA1_DIGEST_WORDS], ws[SHA1_WORKSPACE_WORDS];
+	u8 block[SHA1_BLOCK_SIZE];
+	bool in_ld_map = false;
+	size_t fill = 0;
+	u32 i;
+
+	sha1_init(digest);
+	for (i = 0; i < prog->len; i++) {
+		struct bpf_insn insn = prog->insnsi[i];
+
+		if (hornet_tag_insn(&insn, &in_ld_map))
+			insn.imm = 0;
+		memcpy(block + fill, &insn, sizeof(insn));
+		fill += sizeof(insn);
+		if (fill == SHA1_BLOCK_SIZE) {
+			sha1_transform(digest, block, ws);
+			fill = 0;
+		}
+	}
+	/* SHA-1 padding: 0x80, zeros, then the length in bits. */
+	block[fill++] = 0x80;
+	if (fill > SHA1_BLOCK_SIZE - sizeof(__be64)) {
+		memset(block + fill, 0, SHA1_BLOCK_SIZE - fill);
+		sha1_transform(digest, block, ws);
+		fill = 0;
+	}
+	memset(block + fill, 0, SHA1_BLOCK_SIZE - sizeof(__be64) - fill);
+	put_unaligned_be64((u64)prog->len * sizeof(struct bpf_insn) * 8,
+			   block + SHA1_BLOCK_SIZE - sizeof(__be64));
+	sha1_transform(digest, block, ws);
+	for (i = 0; i < BPF_TAG_SIZE / sizeof(u32); i++)
+		put_unaligned_be32(digest[i], prog->tag + i * sizeof(u32));
+	memzero_explicit(ws, sizeof(ws));
 }
 
 /**
@@ -522,201 +301,43 @@ void hornet_check_signed(struct bpf_prog *prog,
 			 const struct hornet_pending *pending, u32 keyrings,
 			 struct hornet_result *res)
 {
-	u32 cnt = pending->fd_array_cnt;
-	struct hornet_blob *blobs = NULL;
+	unsigned int nvec = pending->fd_array_cnt + 1;
 	struct key *keyring = NULL;
 	struct kvec *vec = NULL;
 	int err;
 
 	res->verdict = hornet_resolve_keyring(pending->keyring_id, keyrings,
 					      &keyring);
-	if (res->verdict != HORNET_OK)
-		goto out;
-
-	res->verdict = HORNET_ERROR;
-	res->err = -ENOMEM;
-	vec = kcalloc(cnt + 1, sizeof(*vec), GFP_KERNEL);
-	blobs = kcalloc(cnt, sizeof(*blobs), GFP_KERNEL);
-	if (!vec || (cnt && !blobs))
-		goto out;
-
-	if (hornet_describe_maps(prog, cnt, blobs) ||
-	    hornet_payload_build(vec, pending->insns, pending->insn_cnt,
-				 blobs, cnt)) {
-		res->verdict = HORNET_BADMAP;
+	if (res->verdict == HORNET_OK)
+		res->verdict = hornet_payload_vec(prog, pending, &vec);
+	if (res->verdict != HORNET_OK) {
+		res->err = res->verdict == HORNET_ERROR ? -ENOMEM :
+			   hornet_verdict_errno(res->verdict);
 		goto out;
 	}
-	err = hornet_verify_payload(pending->sig, pending->sig_len, vec,
-				    cnt + 1, keyring, res);
+	err = hornet_verify_payload(pending->sig, pending->sig_len, vec, nvec,
+				    keyring, res);
 	if (!res->has_payload) {
-		hornet_payload_digest(vec, cnt + 1, res->payload);
+		hornet_payload_digest(vec, nvec, res->payload);
 		res->has_payload = true;
 	}
 	res->verdict = hornet_classify(err);
-	res->err = err;
-
+	res->err = res->verdict == HORNET_ERROR ? err :
+		   hornet_verdict_errno(res->verdict);
 out:
-	if (res->verdict != HORNET_ERROR)
-		res->err = hornet_verdict_errno(res->verdict);
-	kfree(blobs);
 	kfree(vec);
-	if (keyring && keyring != VERIFY_USE_SECONDARY_KEYRING &&
-	    keyring != VERIFY_USE_PLATFORM_KEYRING)
-		key_put(keyring);
+	hornet_keyring_put(keyring);
 }
 
 #ifdef CONFIG_SECURITY_HORNET_KUNIT_TEST
 #include <kunit/test.h>
 
-static const struct bpf_insn hornet_test_insns[] = {
-	BPF_MOV64_IMM(BPF_REG_0, 7),
-	BPF_EXIT_INSN(),
-};
-
-static const u8 hornet_test_value_a[] = { 1, 2, 3, 4, 5 };
-static const u8 hornet_test_value_b[64] = { [0] = 0xaa, [63] = 0x55 };
-
 /**
- * hornet_test_blob - a frozen single-element array blob for the tests
- * @value: the value
- * @size: its size
- *
- * Return: the blob description.
- */
-static struct hornet_blob hornet_test_blob(const void *value, u32 size)
-{
-	return (struct hornet_blob) {
-		.value = value, .size = size, .map_type = BPF_MAP_TYPE_ARRAY,
-		.max_entries = 1, .frozen = true,
-	};
-}
-
-/**
- * hornet_test_payload_order - the pieces are the instructions, then each value, in order
+ * hornet_test_classify - each error of the PKCS#7 code gets its verdict
  * @test: the KUnit test context
  */
-static void hornet_test_payload_order(struct kunit *test)
+static void hornet_test_classify(struct kunit *test)
 {
-	struct hornet_blob blobs[2] = {
-		hornet_test_blob(hornet_test_value_a, sizeof(hornet_test_value_a)),
-		hornet_test_blob(hornet_test_value_b, sizeof(hornet_test_value_b)),
-	};
-	struct kvec vec[3] = {};
-
-	KUNIT_ASSERT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
-						   blobs, 2), 0);
-	KUNIT_EXPECT_PTR_EQ(test, vec[0].iov_base, (void *)hornet_test_insns);
-	KUNIT_EXPECT_EQ(test, vec[0].iov_len, sizeof(hornet_test_insns));
-	KUNIT_EXPECT_PTR_EQ(test, vec[1].iov_base, (void *)hornet_test_value_a);
-	KUNIT_EXPECT_EQ(test, vec[1].iov_len, sizeof(hornet_test_value_a));
-	KUNIT_EXPECT_PTR_EQ(test, vec[2].iov_base, (void *)hornet_test_value_b);
-	KUNIT_EXPECT_EQ(test, vec[2].iov_len, sizeof(hornet_test_value_b));
-}
-
-/*
- * SHA-256 of hornet_test_insns (b7 00 00 00 07 00 00 00, 95 00 .. 00)
- * followed by hornet_test_value_b, computed off the kernel with Python's
- * hashlib.
- */
-static const u8 hornet_test_payload_sha256[SHA256_DIGEST_SIZE] = {
-	0x93, 0x35, 0x0f, 0x34, 0x03, 0xa7, 0xb0, 0x89,
-	0x67, 0x37, 0x78, 0xaa, 0x70, 0x95, 0xfd, 0x08,
-	0x97, 0x7a, 0x86, 0x43, 0xfa, 0xf7, 0xec, 0x62,
-	0xf6, 0x1c, 0x78, 0x9e, 0xf9, 0x12, 0xf1, 0xb8,
-};
-
-/**
- * hornet_test_payload_digest - the digest Hornet measures is that of the whole payload
- * @test: the KUnit test context
- *
- * hornet_payload_build() and hornet_payload_digest() together give the
- * SHA-256 of the instructions followed by the value, as computed outside
- * the kernel; one changed byte of the value changes it.
- */
-static void hornet_test_payload_digest(struct kunit *test)
-{
-	u8 value[sizeof(hornet_test_value_b)];
-	struct hornet_blob blob = hornet_test_blob(value, sizeof(value));
-	u8 got[SHA256_DIGEST_SIZE];
-	struct kvec vec[2];
-
-	memcpy(value, hornet_test_value_b, sizeof(value));
-	KUNIT_ASSERT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
-						   &blob, 1), 0);
-	hornet_payload_digest(vec, ARRAY_SIZE(vec), got);
-	KUNIT_EXPECT_MEMEQ(test, got, hornet_test_payload_sha256, sizeof(got));
-
-	value[31] ^= 1;
-	hornet_payload_digest(vec, ARRAY_SIZE(vec), got);
-	KUNIT_EXPECT_MEMNEQ(test, got, hornet_test_payload_sha256, sizeof(got));
-}
-
-/**
- * hornet_test_payload_rejects_maps - only frozen single-element array maps carry signed data
- * @test: the KUnit test context
- */
-static void hornet_test_payload_rejects_maps(struct kunit *test)
-{
-	struct hornet_blob good = hornet_test_blob(hornet_test_value_a,
-						   sizeof(hornet_test_value_a));
-	struct hornet_blob bad;
-	struct kvec vec[3];
-
-	bad = good;
-	bad.frozen = false;
-	KUNIT_EXPECT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
-						   &bad, 1), -EPERM);
-	bad = good;
-	bad.map_type = BPF_MAP_TYPE_HASH;
-	KUNIT_EXPECT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
-						   &bad, 1), -EPERM);
-	bad = good;
-	bad.map_type = BPF_MAP_TYPE_PERCPU_ARRAY;
-	KUNIT_EXPECT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
-						   &bad, 1), -EPERM);
-	bad = good;
-	bad.max_entries = 2;
-	KUNIT_EXPECT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
-						   &bad, 1), -EPERM);
-	bad = good;
-	bad.value = NULL;
-	KUNIT_EXPECT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
-						   &bad, 1), -EPERM);
-	/* A bad map anywhere in the array fails the whole payload. */
-	{
-		struct hornet_blob two[2] = { good, good };
-
-		two[1].frozen = false;
-		KUNIT_EXPECT_EQ(test, hornet_payload_build(vec, hornet_test_insns,
-							   2, two, 2), -EPERM);
-	}
-	KUNIT_EXPECT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
-						   NULL, 0), 0);
-	KUNIT_EXPECT_EQ(test, vec[0].iov_len, sizeof(hornet_test_insns));
-}
-
-/**
- * hornet_test_verdict_table - verdict names are distinct and the errno table holds
- * @test: the KUnit test context
- */
-static void hornet_test_verdict_table(struct kunit *test)
-{
-	int i, j;
-
-	for (i = 0; i < HORNET_VERDICT_MAX; i++) {
-		KUNIT_EXPECT_NOT_NULL(test, hornet_verdicts[i].name);
-		for (j = 0; j < i; j++)
-			KUNIT_EXPECT_STRNEQ(test, hornet_verdict_name(i),
-					    hornet_verdict_name(j));
-	}
-	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_UNSIGNED), -EPERM);
-	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_MALFORMED), -EBADMSG);
-	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_UNSUPPORTED), -ENOPKG);
-	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_UNKNOWNKEY), -ENOKEY);
-	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_BADSIG), -EKEYREJECTED);
-	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_BADMAP), -EPERM);
-	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_BADKEYRING), -EINVAL);
-	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_FAULT), -EFAULT);
 	KUNIT_EXPECT_EQ(test, hornet_classify(-EKEYREJECTED), HORNET_BADSIG);
 	KUNIT_EXPECT_EQ(test, hornet_classify(-ENOKEY), HORNET_UNKNOWNKEY);
 	KUNIT_EXPECT_EQ(test, hornet_classify(-EBADMSG), HORNET_MALFORMED);
@@ -725,16 +346,59 @@ static void hornet_test_verdict_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hornet_classify(-ENOMEM), HORNET_ERROR);
 }
 
+/**
+ * hornet_test_tag_matches_verifier - the audit tag is the verifier's tag
+ * @test: the KUnit context
+ *
+ * For programs of 1 to 20 instructions (across the SHA-1 padding
+ * boundaries), with map loads of both kinds among them, the tag of
+ * hornet_audit_tag() must be the tag of bpf_prog_calc_tag().
+ */
+static void hornet_test_tag_matches_verifier(struct kunit *test)
+{
+	const struct bpf_insn ld_map[2] = {
+		{ .code = BPF_LD | BPF_IMM | BPF_DW, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_PSEUDO_MAP_FD, .imm = 7 },
+		{ .imm = 0x1234 },
+	};
+	const struct bpf_insn mov = {
+		.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
+		.imm = 0x5a5a,
+	};
+	u8 want[BPF_TAG_SIZE];
+	u32 len, i;
+
+	for (len = 1; len <= 20; len++) {
+		struct bpf_prog *prog = bpf_prog_alloc(bpf_prog_size(len), 0);
+
+		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, prog);
+		prog->len = len;
+		for (i = 0; i < len; i++)
+			prog->insnsi[i] = mov;
+		for (i = 1; i + 1 < len; i += 5) {
+			prog->insnsi[i] = ld_map[0];
+			prog->insnsi[i].src_reg = i % 2 ? BPF_PSEUDO_MAP_FD :
+							  BPF_PSEUDO_MAP_VALUE;
+			prog->insnsi[i + 1] = ld_map[1];
+		}
+		KUNIT_ASSERT_EQ(test, bpf_prog_calc_tag(prog), 0);
+		memcpy(want, prog->tag, sizeof(want));
+		memset(prog->tag, 0, sizeof(prog->tag));
+		hornet_audit_tag(prog);
+		KUNIT_EXPECT_MEMEQ_MSG(test, prog->tag, want, sizeof(want),
+				       "%u instructions", len);
+		__bpf_prog_free(prog);
+	}
+}
+
 static struct kunit_case hornet_verify_test_cases[] = {
-	KUNIT_CASE(hornet_test_payload_order),
-	KUNIT_CASE(hornet_test_payload_digest),
-	KUNIT_CASE(hornet_test_payload_rejects_maps),
-	KUNIT_CASE(hornet_test_verdict_table),
+	KUNIT_CASE(hornet_test_classify),
+	KUNIT_CASE(hornet_test_tag_matches_verifier),
 	{}
 };
 
 static struct kunit_suite hornet_verify_test_suite = {
-	.name = "hornet_payload",
+	.name = "hornet_verify",
 	.test_cases = hornet_verify_test_cases,
 };
 

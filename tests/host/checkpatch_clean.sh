@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # checkpatch.pl --strict, from the extracted kernel tree, reports nothing on
-# security/hornet/ or on any patch in the series (but unknown commit ids, see
-# below), and kernel-doc -Wall finds nothing wrong with Hornet's function
-# documentation.
+# security/hornet/ or on any patch in the series or series-7.3 (but
+# unknown commit ids, see below), and kernel-doc -Wall finds nothing wrong
+# with Hornet's function documentation.
 source "$(dirname "$0")/lib.sh"
 
 cp=$ROOT/build/linux/scripts/checkpatch.pl
 [ -f "$cp" ] || fail "no kernel tree; run 'make kernel' first"
 
 mapfile -t files < <(cd "$ROOT" && git ls-files 'security/hornet/*.c' 'security/hornet/*.h')
-mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$ROOT/series")
+mapfile -t patches < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$ROOT/series" "$ROOT/series-7.3")
 [ ${#files[@]} -gt 0 ] || fail "no Hornet sources found"
 
 bad=0

@@ -1,4 +1,5 @@
 # vm-kernel: 7.3
+# vm-append: hornet.mode=off
 # vm-opts: --timeout 900
 # Proves: vanilla Linux 7.3's own check refuses a signed load over a blob
 # frozen while a BPF_MAP_UPDATE_ELEM is still copying its value in, with

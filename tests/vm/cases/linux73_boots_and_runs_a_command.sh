@@ -1,4 +1,5 @@
 # vm-kernel: 7.3
+# vm-append: hornet.mode=off
 # Proves: the second kernel, vanilla Linux 7.3 (make kernel-7.3), boots
 # with the project's initramfs and runs a command: it is 7.3, the BPF LSM
 # runs and Hornet does not, the guest's mounts are there, and its builtin

@@ -1,4 +1,5 @@
 # vm-kernel: 7.3
+# vm-append: hornet.mode=off
 # Proves: on vanilla Linux 7.3, a map exclusive to one program's
 # instructions is refused to another program (EACCES), as an inner map
 # (ENOTSUPP, 524, the kernel-internal errno that 6.12's backport, patch

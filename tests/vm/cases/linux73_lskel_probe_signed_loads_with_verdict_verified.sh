@@ -1,4 +1,5 @@
 # vm-kernel: 7.3
+# vm-append: hornet.mode=off
 # Proves: on vanilla Linux 7.3 the light skeleton probe loads and runs,
 # and 7.3's core records its loader as BPF_SIG_VERIFIED by the builtin
 # keyring (sigverdict), whichever tool signed its header and whichever

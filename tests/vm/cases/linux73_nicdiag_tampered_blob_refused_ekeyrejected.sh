@@ -1,4 +1,5 @@
 # vm-kernel: 7.3
+# vm-append: hornet.mode=off
 # Proves: on vanilla Linux 7.3, nicdiag signed by the build key, with one
 # byte of its loader's blob changed after signing, is refused with
 # EKEYREJECTED by 7.3's own check, whether 7.3's bpftool signed it

@@ -1,4 +1,5 @@
 # vm-kernel: 7.3
+# vm-append: hornet.mode=off
 # Proves: for every input of tests/vm/cases/verdict-table, vanilla Linux
 # 7.3's own check gives the errno of the table's 7.3 columns, and records
 # the verdict there in prog->aux->sig (read by sigverdict); a load that

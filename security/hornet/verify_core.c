@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Hornet: judge a signed BPF_PROG_LOAD on the BPF core's verdict (Linux 7.3).
+ *
+ * From 7.3 the BPF core checks a load's signature itself, in bpf_check(),
+ * over the instructions followed by the value of each map of fd_array, in
+ * order: the payload of verdict.c. A signature that does not verify fails
+ * the load there, before any LSM hook runs, so a load that reaches Hornet
+ * with a signature was verified, and prog->aux->sig says so and against
+ * which keyring. Hornet does not check the PKCS#7 message again: it holds
+ * the verified load to its own rules, as on 6.12 (verdict.c), which the
+ * core does not apply: the keyring policy, at most one map in the payload,
+ * a frozen single-element array, and the payload's SHA-256 for the
+ * measurement.
+ *
+ * The core does not keep who signed: on 7.3 a load's audit and IMA
+ * records name its keyring, and their signer fields are empty.
+ *
+ * Before 7.3 Hornet checks the signature itself, and verify.c takes this
+ * file's place. Only this file and that one differ between the kernels.
+ */
+
+#include <crypto/sha2.h>
+#include <keys/system_keyring.h>
+#include <linux/bpf.h>
+#include <linux/filter.h>
+#include <linux/key.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uio.h>
+#include <linux/verification.h>
+
+#include "hornet.h"
+
+/**
+ * hornet_pending_take - keep what a signed load's check needs, once
+ * @attr: the load's attributes
+ * @prog: the program, with its instructions copied in, after the BPF core
+ *	  checked the signature and before the verifier rewrote anything
+ * @pending: set to what is kept, to free with hornet_pending_free(), when
+ *	     %HORNET_OK is returned
+ *
+ * The signature itself is not kept: the core has checked it already.
+ *
+ * Return:
+ * * %HORNET_OK		- @pending holds the instructions as signed
+ * * %HORNET_UNSIGNED	- the load carries no signature
+ * * %HORNET_BADMAP	- fd_array_cnt names more than one map
+ * * %HORNET_ERROR	- out of memory
+ */
+enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
+					const struct bpf_prog *prog,
+					struct hornet_pending **pending)
+{
+	struct hornet_pending *p;
+
+	*pending = NULL;
+	if (!attr->signature)
+		return HORNET_UNSIGNED;
+	/* The core frames no more than Hornet does on 6.12: the value sizes
+	 * of two maps could move the boundary between them under one
+	 * signature. A light skeleton's loader has one blob.
+	 */
+	if (attr->fd_array_cnt > 1)
+		return HORNET_BADMAP;
+
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return HORNET_ERROR;
+	p->insns = kvmemdup(prog->insnsi, bpf_prog_insn_size(prog),
+			    GFP_KERNEL);
+	if (!p->insns) {
+		kfree(p);
+		return HORNET_ERROR;
+	}
+	p->insn_cnt = prog->len;
+	p->keyring_id = attr->keyring_id;
+	p->fd_array_cnt = attr->fd_array_cnt;
+	*pending = p;
+	return HORNET_OK;
+}
+
+/**
+ * hornet_payload_digest - the SHA-256 of a payload held as pieces
+ * @vec: the payload
+ * @nvec: the number of pieces
+ * @digest: gets the digest, for the measurement of the load
+ */
+void hornet_payload_digest(const struct kvec *vec, unsigned int nvec,
+			   u8 *digest)
+{
+	struct sha256_ctx ctx;
+	unsigned int i;
+
+	sha256_init(&ctx);
+	for (i = 0; i < nvec; i++)
+		sha256_update(&ctx, vec[i].iov_base, vec[i].iov_len);
+	sha256_final(&ctx, digest);
+}
+
+/**
+ * hornet_core_keyring - check the keyring the core verified against
+ * @prog: the program
+ * @keyring: what hornet_resolve_keyring() returned for the load's
+ *	     keyring_id
+ *
+ * keyring_id is read from the kernel's copy of the attributes, as the core
+ * read it; a keyring named by serial must still be the one the core used.
+ *
+ * Return: true if the core's verdict is about @keyring.
+ */
+static bool hornet_core_keyring(const struct bpf_prog *prog,
+				struct key *keyring)
+{
+	switch (prog->aux->sig.keyring_type) {
+	case BPF_SIG_KEYRING_BUILTIN:
+		return !keyring;
+	case BPF_SIG_KEYRING_SECONDARY:
+		return keyring == VERIFY_USE_SECONDARY_KEYRING;
+	case BPF_SIG_KEYRING_PLATFORM:
+		return keyring == VERIFY_USE_PLATFORM_KEYRING;
+	case BPF_SIG_KEYRING_USER:
+		return keyring && keyring != VERIFY_USE_SECONDARY_KEYRING &&
+		       keyring != VERIFY_USE_PLATFORM_KEYRING &&
+		       key_serial(keyring) == prog->aux->sig.keyring_serial;
+	default:
+		return false;
+	}
+}
+
+/**
+ * hornet_check_signed - judge a signed load the core verified
+ * @prog: the program, after the verifier, before it has an id
+ * @pending: the instructions, from the start of the load
+ * @keyrings: the accepted keyrings
+ * @res: filled with the verdict, its errno and the payload's digest
+ */
+void hornet_check_signed(struct bpf_prog *prog,
+			 const struct hornet_pending *pending, u32 keyrings,
+			 struct hornet_result *res)
+{
+	unsigned int nvec = pending->fd_array_cnt + 1;
+	struct key *keyring = NULL;
+	struct kvec *vec = NULL;
+
+	res->verdict = hornet_resolve_keyring(pending->keyring_id, keyrings,
+					      &keyring);
+	if (res->verdict == HORNET_OK &&
+	    (prog->aux->sig.verdict != BPF_SIG_VERIFIED ||
+	     !hornet_core_keyring(prog, keyring)))
+		res->verdict = HORNET_BADSIG;
+	if (res->verdict == HORNET_OK)
+		res->verdict = hornet_payload_vec(prog, pending, &vec);
+	if (res->verdict == HORNET_OK) {
+		hornet_payload_digest(vec, nvec, res->payload);
+		res->has_payload = true;
+	}
+	res->err = res->verdict == HORNET_ERROR ? -ENOMEM :
+		   hornet_verdict_errno(res->verdict);
+	kfree(vec);
+	hornet_keyring_put(keyring);
+}
+
+/**
+ * hornet_audit_tag - compute a program's tag before the verifier does
+ * @prog: the program, with its instructions copied in; its tag is set
+ *
+ * A load that Hornet refuses before the verifier runs is recorded with
+ * the tag that bpftool would show. The core computes it early only for a
+ * signed load, so Hornet asks for it here; a tag that cannot be computed
+ * (out of memory) stays zero.
+ */
+void hornet_audit_tag(struct bpf_prog *prog)
+{
+	bpf_prog_calc_tag(prog);
+}
