@@ -173,6 +173,9 @@ struct hornet_result {
  * @insn_cnt: the number of instructions
  * @keyring_id: keyring_id from the attr
  * @fd_array_cnt: fd_array_cnt from the attr
+ * @vouched: where the BPF core checks the signature (7.3), who it found
+ *	     vouching, the hash of their key and the payload's digest, read
+ *	     from the message the core verified; else NULL
  */
 struct hornet_pending {
 	void *sig;
@@ -181,6 +184,7 @@ struct hornet_pending {
 	u32 insn_cnt;
 	s32 keyring_id;
 	u32 fd_array_cnt;
+	struct hornet_result *vouched;
 };
 
 struct hornet_prog_record;

@@ -384,6 +384,7 @@ void hornet_pending_free(struct hornet_pending *pending)
 		return;
 	kvfree(pending->sig);
 	kvfree(pending->insns);
+	kfree(pending->vouched);
 	kfree(pending);
 }
 

@@ -10,16 +10,18 @@
  * which keyring. Hornet does not check the PKCS#7 message again: it holds
  * the verified load to its own rules, as on 6.12 (verdict.c), which the
  * core does not apply: the keyring policy, at most one map in the payload,
- * a frozen single-element array, and the payload's SHA-256 for the
- * measurement.
+ * a frozen single-element array.
  *
- * The core does not keep who signed: on 7.3 a load's audit and IMA
- * records name its keyring, and their signer fields are empty.
+ * Who signed, the hash of their key and the payload's digest, for the
+ * records, are read from the message the core verified, which it shows
+ * the LSM hook in prog->aux->sig.pkcs7 (series-7.3, patches 0006-0007),
+ * never from the caller's memory, which may have changed since.
  *
  * Before 7.3 Hornet checks the signature itself, and verify.c takes this
  * file's place. Only this file and that one differ between the kernels.
  */
 
+#include <crypto/pkcs7.h>
 #include <crypto/sha2.h>
 #include <keys/system_keyring.h>
 #include <linux/bpf.h>
@@ -33,6 +35,41 @@
 #include "hornet.h"
 
 /**
+ * hornet_core_vouched - read who vouched from the message the core verified
+ * @prog: the program, during security_bpf_prog_load()
+ *
+ * Return: the signer's description and key hash and, for a SHA-256
+ * signature, the payload's digest, in a new struct hornet_result; NULL
+ * for want of memory.
+ */
+static struct hornet_result *hornet_core_vouched(const struct bpf_prog *prog)
+{
+	struct pkcs7_message *pkcs7 = prog->aux->sig.pkcs7;
+	enum hash_algo algo = HASH_ALGO__LAST;
+	struct hornet_result *v;
+	const char *signer;
+	const u8 *digest;
+	u32 len;
+
+	v = kzalloc(sizeof(*v), GFP_KERNEL);
+	if (!v || !pkcs7)
+		return v;
+	signer = pkcs7_get_trusted_signer(pkcs7) ?: "?";
+	strscpy(v->signer, signer, sizeof(v->signer));
+	hornet_signer_skid(signer, v->skid, sizeof(v->skid));
+	v->has_signer_key = !pkcs7_get_trusted_signer_key(pkcs7, v->signer_key);
+	/* With no signed attributes (VERIFYING_BPF_SIGNATURE refuses them),
+	 * the digest checked is the payload's own.
+	 */
+	if (!pkcs7_get_digest(pkcs7, &digest, &len, &algo) &&
+	    algo == HASH_ALGO_SHA256 && len == SHA256_DIGEST_SIZE) {
+		memcpy(v->payload, digest, SHA256_DIGEST_SIZE);
+		v->has_payload = true;
+	}
+	return v;
+}
+
+/**
  * hornet_pending_take - keep what a signed load's check needs, once
  * @attr: the load's attributes
  * @prog: the program, with its instructions copied in, after the BPF core
@@ -40,7 +77,9 @@
  * @pending: set to what is kept, to free with hornet_pending_free(), when
  *	     %HORNET_OK is returned
  *
- * The signature itself is not kept: the core has checked it already.
+ * The signature itself is not kept: the core has checked it already, and
+ * who it found vouching is read now, while the core still holds the
+ * message it verified.
  *
  * Return:
  * * %HORNET_OK		- @pending holds the instructions as signed
@@ -69,8 +108,9 @@ enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
 		return HORNET_ERROR;
 	p->insns = kvmemdup(prog->insnsi, bpf_prog_insn_size(prog),
 			    GFP_KERNEL);
-	if (!p->insns) {
-		kfree(p);
+	p->vouched = hornet_core_vouched(prog);
+	if (!p->insns || !p->vouched) {
+		hornet_pending_free(p);
 		return HORNET_ERROR;
 	}
 	p->insn_cnt = prog->len;
@@ -133,7 +173,8 @@ static bool hornet_core_keyring(const struct bpf_prog *prog,
  * @prog: the program, after the verifier, before it has an id
  * @pending: the instructions, from the start of the load
  * @keyrings: the accepted keyrings
- * @res: filled with the verdict, its errno and the payload's digest
+ * @res: filled with the verdict, its errno, the signer and the payload's
+ *	 digest
  */
 void hornet_check_signed(struct bpf_prog *prog,
 			 const struct hornet_pending *pending, u32 keyrings,
@@ -152,8 +193,17 @@ void hornet_check_signed(struct bpf_prog *prog,
 	if (res->verdict == HORNET_OK)
 		res->verdict = hornet_payload_vec(prog, pending, &vec);
 	if (res->verdict == HORNET_OK) {
-		hornet_payload_digest(vec, nvec, res->payload);
+		const struct hornet_result *v = pending->vouched;
+
+		strscpy(res->signer, v->signer, sizeof(res->signer));
+		strscpy(res->skid, v->skid, sizeof(res->skid));
+		res->has_signer_key = v->has_signer_key;
+		memcpy(res->signer_key, v->signer_key, sizeof(res->signer_key));
 		res->has_payload = true;
+		if (v->has_payload)
+			memcpy(res->payload, v->payload, sizeof(res->payload));
+		else
+			hornet_payload_digest(vec, nvec, res->payload);
 	}
 	res->err = res->verdict == HORNET_ERROR ? -ENOMEM :
 		   hornet_verdict_errno(res->verdict);
