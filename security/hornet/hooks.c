@@ -36,7 +36,8 @@ struct hornet_counters hornet_counters;
 static int hornet_decide(struct bpf_prog *prog, struct hornet_result *res,
 			 enum hornet_mode mode)
 {
-	bool allowed = res->err == 0 || mode != HORNET_MODE_ENFORCE;
+	bool allowed = !res->core_refused &&
+		       (res->err == 0 || mode != HORNET_MODE_ENFORCE);
 	int err;
 
 	if (allowed) {
@@ -91,7 +92,8 @@ static int hornet_early_errno(enum hornet_verdict verdict)
  * load a copy of the signature and of the instructions, which the verifier
  * rewrites. The decision waits for hornet_bpf_prog_load_post_verifier(),
  * except in enforce mode for a userspace load that can only be refused
- * (no signature, or one that cannot be read).
+ * (no signature, or one that cannot be read), and in any mode for a load
+ * whose signature the BPF core refused (7.3), which is only recorded.
  *
  * Return:
  * * %0		- the load goes on to the verifier
@@ -99,6 +101,7 @@ static int hornet_early_errno(enum hornet_verdict verdict)
  * * %-EBADMSG	- enforce mode, and the signature is empty
  * * %-EFAULT	- enforce mode, and the signature could not be read
  * * %-ENOMEM	- enforce mode, and the signature could not be copied
+ * * other	- the BPF core refused the signature with this error (7.3)
  */
 int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
 			 struct bpf_token *token, bool kernel)
@@ -106,6 +109,7 @@ int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
 	enum hornet_mode mode = READ_ONCE(hornet_policy.mode);
 	struct hornet_prog *hp = hornet_prog_blob(prog);
 	struct hornet_result res = { };
+	int core_err;
 
 	if (!hp)
 		return mode == HORNET_MODE_OFF ? 0 : -ENOMEM;
@@ -120,13 +124,19 @@ int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
 	}
 	hp->origin = HORNET_FROM_USER;
 	hp->early = hornet_pending_take(attr, prog, &hp->pending);
-	if (hp->early == HORNET_OK || mode != HORNET_MODE_ENFORCE)
+	core_err = hornet_core_refused(prog);
+	if (hp->early == HORNET_OK ||
+	    (mode != HORNET_MODE_ENFORCE && !core_err))
 		return 0;
 
-	/* Certain to be refused: spare the verifier. */
+	/*
+	 * Certain to be refused, by Hornet (spare the verifier) or, in any
+	 * mode, by the core: decide and record it now.
+	 */
 	hornet_audit_tag(prog);
 	res.verdict = hp->early;
-	res.err = hornet_early_errno(hp->early);
+	res.err = core_err ?: hornet_early_errno(hp->early);
+	res.core_refused = core_err != 0;
 	res.keyring_id = attr->keyring_id;
 	res.origin = HORNET_FROM_USER;
 	return hornet_decide(prog, &res, mode);

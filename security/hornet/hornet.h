@@ -149,6 +149,8 @@ struct hornet_counters {
  * @payload: for a signature checked against a payload, its SHA-256
  * @origin: where the load came from
  * @loader_id: for %HORNET_FROM_LOADER, the id of the loader
+ * @core_refused: the BPF core refuses the load whatever Hornet decides
+ *		  (7.3: its signature check failed, and @err is its reason)
  */
 struct hornet_result {
 	enum hornet_verdict verdict;
@@ -162,6 +164,7 @@ struct hornet_result {
 	u8 payload[SHA256_DIGEST_SIZE];
 	enum hornet_origin origin;
 	u32 loader_id;
+	bool core_refused;
 };
 
 /**
@@ -350,6 +353,7 @@ void hornet_check_signed(struct bpf_prog *prog,
 void hornet_payload_digest(const struct kvec *vec, unsigned int nvec,
 			   u8 *digest);
 void hornet_audit_tag(struct bpf_prog *prog);
+int hornet_core_refused(const struct bpf_prog *prog);
 
 /* seal.c */
 void hornet_maps_bound(struct bpf_prog *prog, u64 load_id);

@@ -329,6 +329,20 @@ out:
 	hornet_keyring_put(keyring);
 }
 
+/**
+ * hornet_core_refused - whether the BPF core refuses a load whatever Hornet
+ *			 decides
+ * @prog: the program being loaded
+ *
+ * The 6.12 core checks no signature, so it refuses nothing on that account.
+ *
+ * Return: 0.
+ */
+int hornet_core_refused(const struct bpf_prog *prog)
+{
+	return 0;
+}
+
 #ifdef CONFIG_SECURITY_HORNET_KUNIT_TEST
 #include <kunit/test.h>
 

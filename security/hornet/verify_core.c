@@ -70,6 +70,54 @@ static struct hornet_result *hornet_core_vouched(const struct bpf_prog *prog)
 }
 
 /**
+ * hornet_core_verdict - name the reason the core refused a signature
+ * @attr: the load's attributes
+ * @err: the core's error (prog->aux->sig.err)
+ *
+ * The core reports its reasons as errnos, some of which it gives for more
+ * than one: -EINVAL is an empty or oversized signature, a keyring_id that
+ * names no keyring, or a map in fd_array that is not an array.
+ *
+ * Return: the verdict the record carries for @err.
+ */
+static enum hornet_verdict hornet_core_verdict(const union bpf_attr *attr,
+					       int err)
+{
+	enum hornet_verdict verdict;
+	struct key *keyring = NULL;
+
+	switch (err) {
+	case -EKEYREJECTED:
+		return HORNET_BADSIG;
+	case -ENOKEY:
+		return HORNET_UNKNOWNKEY;
+	case -EBADMSG:
+	case -EMSGSIZE:
+		return HORNET_MALFORMED;
+	case -ENOPKG:
+		return HORNET_UNSUPPORTED;
+	case -EFAULT:
+		return HORNET_FAULT;
+	case -EPERM:	/* a map not frozen, or not exclusive */
+	case -EBUSY:	/* a write to a map still in flight */
+		return HORNET_BADMAP;
+	case -EINVAL:
+		verdict = hornet_resolve_keyring(attr->keyring_id,
+						 HORNET_KEYRING_ALL, &keyring);
+		if (verdict == HORNET_BADKEYRING)
+			return HORNET_BADKEYRING;
+		if (verdict == HORNET_OK)
+			hornet_keyring_put(keyring);
+		if (!attr->signature_size ||
+		    attr->signature_size > KMALLOC_MAX_CACHE_SIZE)
+			return HORNET_MALFORMED;
+		return attr->fd_array_cnt ? HORNET_BADMAP : HORNET_MALFORMED;
+	default:
+		return HORNET_ERROR;
+	}
+}
+
+/**
  * hornet_pending_take - keep what a signed load's check needs, once
  * @attr: the load's attributes
  * @prog: the program, with its instructions copied in, after the BPF core
@@ -84,6 +132,7 @@ static struct hornet_result *hornet_core_vouched(const struct bpf_prog *prog)
  * Return:
  * * %HORNET_OK		- @pending holds the instructions as signed
  * * %HORNET_UNSIGNED	- the load carries no signature
+ * * other		- the core refused the signature, for this reason
  * * %HORNET_BADMAP	- fd_array_cnt names more than one map
  * * %HORNET_ERROR	- out of memory
  */
@@ -96,6 +145,8 @@ enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
 	*pending = NULL;
 	if (!attr->signature)
 		return HORNET_UNSIGNED;
+	if (prog->aux->sig.err)
+		return hornet_core_verdict(attr, prog->aux->sig.err);
 	/* The core frames no more than Hornet does on 6.12: the value sizes
 	 * of two maps could move the boundary between them under one
 	 * signature. A light skeleton's loader has one blob.
@@ -209,6 +260,22 @@ void hornet_check_signed(struct bpf_prog *prog,
 		   hornet_verdict_errno(res->verdict);
 	kfree(vec);
 	hornet_keyring_put(keyring);
+}
+
+/**
+ * hornet_core_refused - whether the BPF core refuses a load whatever Hornet
+ *			 decides
+ * @prog: the program being loaded, during security_bpf_prog_load()
+ *
+ * The core calls the hook for a load whose signature it refused, so that
+ * the refusal is recorded (series-7.3, patch 0008), and fails the load
+ * with its own error afterwards.
+ *
+ * Return: that error, or 0.
+ */
+int hornet_core_refused(const struct bpf_prog *prog)
+{
+	return prog->aux->sig.err;
 }
 
 /**
