@@ -14,7 +14,7 @@ help:
 	@echo "make check   build everything, both kernels too, and run every host and VM test"
 	@echo "make check-7.3  build the 7.3 kernel and run only the cases that boot it"
 	@echo "make check-debug  the same on a KASAN/lockdep/kmemleak/UBSAN kernel, plus failslab"
-	@echo "make fleet-demo  three VMs with TPMs attest what they loaded to a verifier"
+	@echo "make fleet-demo  four VMs with TPMs (6.12 and 7.3) attest what they loaded to a verifier"
 	@echo "make bench   measure Hornet's verification cost (not part of check)"
 	@echo "make fuzz    fuzz the lskel header reader and hornet-attest verify, FUZZ_SECONDS each (default 1800)"
 	@echo "make kernel  extract, patch, configure and build the kernel, bpftool, libbpf"
@@ -73,9 +73,10 @@ check-debug: tests
 demo: tests
 	@$(ROOT)/scripts/demo
 
-# Three VMs, each with its own swtpm, quote what Hornet measured; the
-# verifier on this machine checks each (scripts/fleet-demo).
-fleet-demo: tests
+# Four VMs (two on 6.12, two on 7.3), each with its own swtpm, quote what
+# Hornet measured; the verifier on this machine checks each
+# (scripts/fleet-demo).
+fleet-demo: tests-7.3
 	@$(ROOT)/scripts/fleet-demo
 
 # The libFuzzer targets of the lskel header reader and of hornet-attest

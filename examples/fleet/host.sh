@@ -3,9 +3,11 @@
 # host's own swtpm and /add/attest staged by scripts/stage-attest).
 #
 #   host.sh enroll N          write the host's attestation key, send it out
-#   host.sh work N NONCE      load the signed nicdiag in enforce mode (host 3
-#                             then switches to audit and loads the unsigned
-#                             build), quote with NONCE, send the bundle out
+#   host.sh work N NONCE [unsigned]
+#                             load the signed nicdiag in enforce mode (with
+#                             "unsigned", then switch to audit and load the
+#                             unsigned build), quote with NONCE, send the
+#                             bundle out
 set -e
 attest=/add/attest/hornet-attest
 mode=/sys/kernel/security/hornet/mode
@@ -25,10 +27,10 @@ enroll)
 	;;
 work)
 	h=$2
-	echo "host $h: Hornet's mode is $(cat "$mode")"
+	echo "host $h: Linux $(uname -r), Hornet's mode is $(cat "$mode")"
 	run_nicdiag nicdiag
 	echo "host $h: the signed nicdiag loaded and reported"
-	if [ "$h" = 3 ]; then
+	if [ "${4:-}" = unsigned ]; then
 		echo audit >"$mode"
 		echo "host $h: switched to $(cat "$mode")"
 		run_nicdiag nicdiag-unsigned
@@ -38,7 +40,7 @@ work)
 	vm-out /tmp/quote
 	;;
 *)
-	echo "usage: host.sh enroll N | work N NONCE" >&2
+	echo "usage: host.sh enroll N | work N NONCE [unsigned]" >&2
 	exit 2
 	;;
 esac

@@ -124,7 +124,7 @@ int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
 	}
 	hp->origin = HORNET_FROM_USER;
 	hp->early = hornet_pending_take(attr, prog, &hp->pending);
-	core_err = hornet_core_refused(prog);
+	core_err = hornet_core_refused(prog, &res);
 	if (hp->early == HORNET_OK ||
 	    (mode != HORNET_MODE_ENFORCE && !core_err))
 		return 0;

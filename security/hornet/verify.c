@@ -333,12 +333,13 @@ out:
  * hornet_core_refused - whether the BPF core refuses a load whatever Hornet
  *			 decides
  * @prog: the program being loaded
+ * @res: left alone
  *
  * The 6.12 core checks no signature, so it refuses nothing on that account.
  *
  * Return: 0.
  */
-int hornet_core_refused(const struct bpf_prog *prog)
+int hornet_core_refused(const struct bpf_prog *prog, struct hornet_result *res)
 {
 	return 0;
 }

@@ -35,6 +35,30 @@
 #include "hornet.h"
 
 /**
+ * hornet_pkcs7_sha256 - the payload's digest, as the core's check computed it
+ * @pkcs7: the message the core checked
+ * @digest: gets the SHA-256 of the payload
+ *
+ * With no signed attributes (VERIFYING_BPF_SIGNATURE refuses them), the
+ * digest the signature was checked against is the payload's own.
+ *
+ * Return: true if @digest was set; false for another algorithm or a
+ * message with more than one signer.
+ */
+static bool hornet_pkcs7_sha256(struct pkcs7_message *pkcs7, u8 *digest)
+{
+	enum hash_algo algo = HASH_ALGO__LAST;
+	const u8 *buf;
+	u32 len;
+
+	if (pkcs7_get_digest(pkcs7, &buf, &len, &algo) ||
+	    algo != HASH_ALGO_SHA256 || len != SHA256_DIGEST_SIZE)
+		return false;
+	memcpy(digest, buf, SHA256_DIGEST_SIZE);
+	return true;
+}
+
+/**
  * hornet_core_vouched - read who vouched from the message the core verified
  * @prog: the program, during security_bpf_prog_load()
  *
@@ -45,11 +69,8 @@
 static struct hornet_result *hornet_core_vouched(const struct bpf_prog *prog)
 {
 	struct pkcs7_message *pkcs7 = prog->aux->sig.pkcs7;
-	enum hash_algo algo = HASH_ALGO__LAST;
 	struct hornet_result *v;
 	const char *signer;
-	const u8 *digest;
-	u32 len;
 
 	v = kzalloc(sizeof(*v), GFP_KERNEL);
 	if (!v || !pkcs7)
@@ -58,14 +79,7 @@ static struct hornet_result *hornet_core_vouched(const struct bpf_prog *prog)
 	strscpy(v->signer, signer, sizeof(v->signer));
 	hornet_signer_skid(signer, v->skid, sizeof(v->skid));
 	v->has_signer_key = !pkcs7_get_trusted_signer_key(pkcs7, v->signer_key);
-	/* With no signed attributes (VERIFYING_BPF_SIGNATURE refuses them),
-	 * the digest checked is the payload's own.
-	 */
-	if (!pkcs7_get_digest(pkcs7, &digest, &len, &algo) &&
-	    algo == HASH_ALGO_SHA256 && len == SHA256_DIGEST_SIZE) {
-		memcpy(v->payload, digest, SHA256_DIGEST_SIZE);
-		v->has_payload = true;
-	}
+	v->has_payload = hornet_pkcs7_sha256(pkcs7, v->payload);
 	return v;
 }
 
@@ -266,6 +280,8 @@ void hornet_check_signed(struct bpf_prog *prog,
  * hornet_core_refused - whether the BPF core refuses a load whatever Hornet
  *			 decides
  * @prog: the program being loaded, during security_bpf_prog_load()
+ * @res: gets the digest of the payload the signature was refused over,
+ *	 when the core could work it out
  *
  * The core calls the hook for a load whose signature it refused, so that
  * the refusal is recorded (series-7.3, patch 0008), and fails the load
@@ -273,8 +289,11 @@ void hornet_check_signed(struct bpf_prog *prog,
  *
  * Return: that error, or 0.
  */
-int hornet_core_refused(const struct bpf_prog *prog)
+int hornet_core_refused(const struct bpf_prog *prog, struct hornet_result *res)
 {
+	if (prog->aux->sig.err && prog->aux->sig.pkcs7)
+		res->has_payload = hornet_pkcs7_sha256(prog->aux->sig.pkcs7,
+						       res->payload);
 	return prog->aux->sig.err;
 }
 
