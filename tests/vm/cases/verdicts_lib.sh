@@ -30,12 +30,13 @@ verdict_rows() {
 
 # verdict_blob_args BLOB: the hornet_load options that make the blob map
 # of a row's BLOB column: "excl" exclusive to the instructions, "other"
-# exclusive to other instructions, "plain" any map.
+# exclusive to other instructions, "plain" an ordinary map (--plain: on
+# 7.3 hornet_load makes a signed load's blob exclusive unless told).
 verdict_blob_args() {
 	case "$1" in
 	excl) echo --exclusive ;;
 	other) echo --exclusive-other ;;
-	plain) ;;
+	plain) echo --plain ;;
 	*) echo "verdict-table: unknown BLOB '$1'" >&2; return 1 ;;
 	esac
 }

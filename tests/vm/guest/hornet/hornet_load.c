@@ -131,6 +131,10 @@ static void usage(FILE *f)
 "                     after any --flip-insn), as a light skeleton does\n"
 "  --exclusive-other  make the blob map exclusive to other instructions\n"
 "                     (the SHA-256 above with its first byte inverted)\n"
+"  --plain            make the blob map an ordinary one; without it, a\n"
+"                     signed load on a kernel whose BPF core checks\n"
+"                     signatures (Linux 7 and later) gets --exclusive, as\n"
+"                     a light skeleton's blob is there\n"
 "  --sparse           pass fd_array but fd_array_cnt 0, so that the map is\n"
 "                     bound only when the instruction naming it is read\n"
 "  --no-map           load a program that reads no map (it returns its\n"
@@ -406,6 +410,7 @@ struct load_opts {
 	bool hold;
 	bool exclusive;
 	bool exclusive_other;
+	bool plain;
 	bool sparse;
 	enum prog_form form;
 	bool old_attr;
@@ -1040,6 +1045,14 @@ static bool valid_prog_name(const char *s)
 	return true;
 }
 
+/* Whether the running kernel's BPF core checks signatures: Linux 7 and later. */
+static bool core_checks_signatures(void)
+{
+	struct utsname u;
+
+	return !uname(&u) && atoi(u.release) >= 7;
+}
+
 static int cmd_load(int argc, char **argv)
 {
 	enum {
@@ -1047,7 +1060,7 @@ static int cmd_load(int argc, char **argv)
 		OPT_FLIP_BLOB, OPT_TRUNCATE, OPT_SIG_SIZE, OPT_BAD_SIG_PTR,
 		OPT_NO_FREEZE, OPT_HASH_MAP, OPT_EXTRA_MAP, OPT_EXTRA_BTF, OPT_HOLD, OPT_EXCLUSIVE,
 		OPT_OLD_ATTR, OPT_VERIFIER_LOG, OPT_EXCLUSIVE_OTHER, OPT_SPARSE, OPT_NO_MAP,
-		OPT_MAP_BY_FD, OPT_MAX
+		OPT_MAP_BY_FD, OPT_PLAIN, OPT_MAX
 	};
 	static const struct option longopts[] = {
 		{ "sig", required_argument, NULL, OPT_SIG },
@@ -1071,6 +1084,7 @@ static int cmd_load(int argc, char **argv)
 		{ "sparse", no_argument, NULL, OPT_SPARSE },
 		{ "no-map", no_argument, NULL, OPT_NO_MAP },
 		{ "map-by-fd", no_argument, NULL, OPT_MAP_BY_FD },
+		{ "plain", no_argument, NULL, OPT_PLAIN },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1172,6 +1186,9 @@ static int cmd_load(int argc, char **argv)
 		case OPT_MAP_BY_FD:
 			o.form = FORM_MAP_BY_FD;
 			break;
+		case OPT_PLAIN:
+			o.plain = true;
+			break;
 		}
 	}
 	if (optind != argc)
@@ -1189,6 +1206,15 @@ static int cmd_load(int argc, char **argv)
 		usage_error("give one of --no-map and --map-by-fd%s", "");
 	if (o.unsigned_load && (o.truncate >= 0 || o.sig_size >= 0 || o.bad_sig_ptr))
 		usage_error("--unsigned passes no signature to change%s", "");
+	if (o.plain && o.exclusive)
+		usage_error("--plain and --exclusive%s contradict each other",
+			    o.exclusive_other ? "-other" : "");
+	/* Where the BPF core checks signatures, a signed loader's blob is
+	 * exclusive to it, as a light skeleton makes it there.
+	 */
+	if (o.sig_file && o.form == FORM_FD_ARRAY && !o.plain &&
+	    core_checks_signatures())
+		o.exclusive = true;
 	return do_load(&o);
 }
 
