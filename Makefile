@@ -5,7 +5,7 @@ SHELL := /bin/bash
 ROOT := $(abspath .)
 B := $(ROOT)/build
 
-.PHONY: all deps keys kernel kernel-7.3 tests tests-7.3 check check-7.3 check-debug demo fleet-demo bench fuzz clean help
+.PHONY: all deps keys kernel kernel-7.3 tests tests-7.3 check check-7.3 check-debug check-debug-7.3 demo fleet-demo bench fuzz clean help
 
 all: kernel tests
 
@@ -14,11 +14,12 @@ help:
 	@echo "make check   build everything, both kernels too, and run every host and VM test"
 	@echo "make check-7.3  build the 7.3 kernel and run only the cases that boot it"
 	@echo "make check-debug  the same on a KASAN/lockdep/kmemleak/UBSAN kernel, plus failslab"
+	@echo "make check-debug-7.3  the tests that run on 7.3, on its KASAN/lockdep/kmemleak/UBSAN build"
 	@echo "make fleet-demo  four VMs with TPMs (6.12 and 7.3) attest what they loaded to a verifier"
 	@echo "make bench   measure Hornet's verification cost (not part of check)"
 	@echo "make fuzz    fuzz the lskel header reader and hornet-attest verify, FUZZ_SECONDS each (default 1800)"
 	@echo "make kernel  extract, patch, configure and build the kernel, bpftool, libbpf"
-	@echo "make kernel-7.3  fetch Debian's linux-source-7.3, build vanilla 7.3, its bpftool and libbpf"
+	@echo "make kernel-7.3  fetch Debian's linux-source-7.3, build 7.3 with Hornet, its bpftool and libbpf"
 	@echo "make tests   build the static test programs for the VM"
 	@echo "make keys    generate the signing keys under build/keys (never committed)"
 	@echo "make deps    install missing Debian packages (needs root)"
@@ -69,6 +70,10 @@ check-7.3: tests-7.3
 # then failslab on Hornet's allocations. Not part of check: see README.
 check-debug: tests
 	@$(ROOT)/tests/debug/run
+
+# The same for Linux 7.3: the tests that run on 7.3, on its debug build.
+check-debug-7.3: tests-7.3
+	@HORNET_DEBUG_KERNEL=7.3 $(ROOT)/tests/debug/run
 
 demo: tests
 	@$(ROOT)/scripts/demo

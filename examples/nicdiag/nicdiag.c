@@ -206,7 +206,25 @@ static const char *errno_name(int err)
 	return "?";
 }
 
-/* Whether Hornet is among the active LSMs, as far as we can tell. */
+/* Whether Hornet's mode file says "off"; false when it cannot be read. */
+static bool hornet_mode_off(void)
+{
+	char mode[16] = "";
+	FILE *f = fopen("/sys/kernel/security/hornet/mode", "r");
+
+	if (!f)
+		return false;
+	if (!fgets(mode, sizeof(mode), f))
+		mode[0] = '\0';
+	fclose(f);
+	return !strncmp(mode, "off", 3);
+}
+
+/*
+ * Whether Hornet decides loads, as far as we can tell: it is among the
+ * active LSMs and its mode is not "off" (then only the kernel's own check,
+ * on Linux 7.3 and later, refuses a signature).
+ */
 static bool hornet_active(void)
 {
 	char lsms[256] = "";
@@ -220,7 +238,7 @@ static bool hornet_active(void)
 	fclose(f);
 	for (tok = strtok_r(lsms, ",\n", &save); tok; tok = strtok_r(NULL, ",\n", &save))
 		if (!strcmp(tok, "hornet"))
-			return true;
+			return !hornet_mode_off();
 	return false;
 }
 
