@@ -338,6 +338,9 @@ void hornet_keyring_put(struct key *keyring);
 enum hornet_verdict hornet_payload_vec(struct bpf_prog *prog,
 				       const struct hornet_pending *pending,
 				       struct kvec **vec);
+enum hornet_verdict hornet_pending_new(const union bpf_attr *attr,
+				       const struct bpf_prog *prog,
+				       struct hornet_pending **pending);
 void hornet_pending_free(struct hornet_pending *pending);
 
 /*

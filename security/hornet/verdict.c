@@ -373,6 +373,47 @@ out:
 }
 
 /**
+ * hornet_pending_new - keep what every kernel's check of a signed load needs
+ * @attr: the load's attributes
+ * @prog: the program, with its instructions copied in, before the verifier
+ *	  rewrites them
+ * @pending: set, on %HORNET_OK, to the instructions as given, their count,
+ *	     keyring_id and fd_array_cnt, to free with hornet_pending_free()
+ *
+ * Return:
+ * * %HORNET_OK		- @pending is set
+ * * %HORNET_BADMAP	- fd_array_cnt names more than one map
+ * * %HORNET_ERROR	- out of memory
+ */
+enum hornet_verdict hornet_pending_new(const union bpf_attr *attr,
+				       const struct bpf_prog *prog,
+				       struct hornet_pending **pending)
+{
+	struct hornet_pending *p;
+
+	/* The payload does not frame the maps' values: with two maps, the
+	 * caller's value sizes could move the boundary between them under
+	 * one signature. A light skeleton's loader has one blob.
+	 */
+	if (attr->fd_array_cnt > 1)
+		return HORNET_BADMAP;
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (!p)
+		return HORNET_ERROR;
+	p->insns = kvmemdup(prog->insnsi, bpf_prog_insn_size(prog),
+			    GFP_KERNEL);
+	if (!p->insns) {
+		kfree(p);
+		return HORNET_ERROR;
+	}
+	p->insn_cnt = prog->len;
+	p->keyring_id = attr->keyring_id;
+	p->fd_array_cnt = attr->fd_array_cnt;
+	*pending = p;
+	return HORNET_OK;
+}
+
+/**
  * hornet_pending_free - free what hornet_pending_take() copied
  * @pending: the copy, or NULL
  *

@@ -155,6 +155,7 @@ enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
 					const struct bpf_prog *prog,
 					struct hornet_pending **pending)
 {
+	enum hornet_verdict verdict;
 	struct hornet_pending *p;
 	void *sig;
 
@@ -163,34 +164,17 @@ enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
 		return HORNET_UNSIGNED;
 	if (!attr->signature_size)
 		return HORNET_MALFORMED;
-	/* The payload does not frame the maps' values: with two maps, the
-	 * caller's value sizes could move the boundary between them under
-	 * one signature. A light skeleton's loader has one blob.
-	 */
-	if (attr->fd_array_cnt > 1)
-		return HORNET_BADMAP;
-
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
-	if (!p)
-		return HORNET_ERROR;
-	p->insns = kvmemdup(prog->insnsi, bpf_prog_insn_size(prog),
-			    GFP_KERNEL);
-	if (!p->insns) {
-		kfree(p);
-		return HORNET_ERROR;
-	}
+	verdict = hornet_pending_new(attr, prog, &p);
+	if (verdict != HORNET_OK)
+		return verdict;
 	sig = kvmemdup_bpfptr(make_bpfptr(attr->signature, false),
 			      attr->signature_size);
 	if (IS_ERR(sig)) {
-		kvfree(p->insns);
-		kfree(p);
+		hornet_pending_free(p);
 		return PTR_ERR(sig) == -EFAULT ? HORNET_FAULT : HORNET_ERROR;
 	}
 	p->sig = sig;
 	p->sig_len = attr->signature_size;
-	p->insn_cnt = prog->len;
-	p->keyring_id = attr->keyring_id;
-	p->fd_array_cnt = attr->fd_array_cnt;
 	*pending = p;
 	return HORNET_OK;
 }

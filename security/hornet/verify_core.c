@@ -154,6 +154,7 @@ enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
 					const struct bpf_prog *prog,
 					struct hornet_pending **pending)
 {
+	enum hornet_verdict verdict;
 	struct hornet_pending *p;
 
 	*pending = NULL;
@@ -161,26 +162,14 @@ enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
 		return HORNET_UNSIGNED;
 	if (prog->aux->sig.err)
 		return hornet_core_verdict(attr, prog->aux->sig.err);
-	/* The core frames no more than Hornet does on 6.12: the value sizes
-	 * of two maps could move the boundary between them under one
-	 * signature. A light skeleton's loader has one blob.
-	 */
-	if (attr->fd_array_cnt > 1)
-		return HORNET_BADMAP;
-
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
-	if (!p)
-		return HORNET_ERROR;
-	p->insns = kvmemdup(prog->insnsi, bpf_prog_insn_size(prog),
-			    GFP_KERNEL);
+	verdict = hornet_pending_new(attr, prog, &p);
+	if (verdict != HORNET_OK)
+		return verdict;
 	p->vouched = hornet_core_vouched(prog);
-	if (!p->insns || !p->vouched) {
+	if (!p->vouched) {
 		hornet_pending_free(p);
 		return HORNET_ERROR;
 	}
-	p->insn_cnt = prog->len;
-	p->keyring_id = attr->keyring_id;
-	p->fd_array_cnt = attr->fd_array_cnt;
 	*pending = p;
 	return HORNET_OK;
 }
