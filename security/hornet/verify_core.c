@@ -59,6 +59,30 @@ static bool hornet_pkcs7_sha256(struct pkcs7_message *pkcs7, u8 *digest)
 }
 
 /**
+ * hornet_core_digests_accepted - whether each signer used a digest Hornet
+ *				  accepts
+ * @pkcs7: the message the core verified
+ *
+ * The core accepts a signature with any digest the PKCS#7 parser knows,
+ * SHA-1 included. Hornet holds 7.3 to what 6.12's check accepts: SHA-256,
+ * SHA-384 or SHA-512, for every signer of the message.
+ *
+ * Return: true if the message has signers and each used one of those.
+ */
+static bool hornet_core_digests_accepted(const struct pkcs7_message *pkcs7)
+{
+	static const char *const accepted[] = { "sha256", "sha384", "sha512" };
+	const char *algo;
+	unsigned int i;
+
+	for (i = 0; !pkcs7_get_signer_hash_algo(pkcs7, i, &algo); i++)
+		if (!algo || match_string(accepted, ARRAY_SIZE(accepted),
+					  algo) < 0)
+			return false;
+	return i > 0;
+}
+
+/**
  * hornet_core_vouched - read who vouched from the message the core verified
  * @prog: the program, during security_bpf_prog_load()
  *
@@ -147,8 +171,10 @@ static enum hornet_verdict hornet_core_verdict(const union bpf_attr *attr,
  * * %HORNET_OK		- @pending holds the instructions as signed
  * * %HORNET_UNSIGNED	- the load carries no signature
  * * other		- the core refused the signature, for this reason
+ * * %HORNET_UNSUPPORTED	- the core verified it, but a signer used a
+ *			  digest other than SHA-256, SHA-384 or SHA-512
  * * %HORNET_BADMAP	- fd_array_cnt names more than one map
- * * %HORNET_ERROR	- out of memory
+ * * %HORNET_ERROR	- out of memory, or no verified message to read
  */
 enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
 					const struct bpf_prog *prog,
@@ -162,6 +188,10 @@ enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
 		return HORNET_UNSIGNED;
 	if (prog->aux->sig.err)
 		return hornet_core_verdict(attr, prog->aux->sig.err);
+	if (!prog->aux->sig.pkcs7)
+		return HORNET_ERROR;
+	if (!hornet_core_digests_accepted(prog->aux->sig.pkcs7))
+		return HORNET_UNSUPPORTED;
 	verdict = hornet_pending_new(attr, prog, &p);
 	if (verdict != HORNET_OK)
 		return verdict;
