@@ -70,6 +70,7 @@ SIG.stranger		:= stranger		sha256 -noattr
 SIG.revoked		:= revoked		sha256 -nocerts -noattr
 SIG.build+stranger	:= build+stranger	sha256 -nocerts -noattr
 SIG.stranger+build	:= stranger+build	sha256 -nocerts -noattr
+SIG.team-sha1		:= team			sha1   -noattr
 SIGS := $(patsubst SIG.%,%,$(filter SIG.%,$(.VARIABLES)))
 CERTS := ca build build-ec team stranger revoked
 
@@ -88,7 +89,7 @@ all: $(addprefix $(BIN)/,$(PROGS)) \
 	$(DATA)/payload.bin $(DATA)/seal-extra-map.p7s \
 	$(DATA)/attack-loader.p7s $(DATA)/attack-writer.p7s $(DATA)/attack-dummy.p7s \
 	$(DATA)/attack-spawner.p7s $(DATA)/build-nomap.p7s $(DATA)/build-mapfd.p7s \
-	$(DATA)/build-insns.p7s \
+	$(DATA)/build-insns.p7s $(DATA)/build+team-sha1.p7s \
 	$(DATA)/revoked.sig $(DATA)/payload.sha256 \
 	$(DATA)/forged.der $(DATA)/forged.p7s $(DATA)/forged.skid
 
@@ -139,6 +140,18 @@ $(GEN)/%.p7s: $(GEN)/payload.bin $(KEY_FILES)
 		$(foreach s,$(call sig_signers,$*),-signer $(KEYS)/$(s).crt -inkey $(KEYS)/$(s).key)
 	$(Q)cat $(foreach s,$(call sig_signers,$*),$(KEYS)/$(s).crt) >$@.certs
 	$(Q)$(OPENSSL) cms -verify -binary -inform DER -in $@.tmp -content $< \
+		-noverify -certfile $@.certs -out /dev/null 2>/dev/null
+	$(Q)rm -f $@.certs
+	$(Q)mv $@.tmp $@
+
+# Two signers, each with its own digest: the build key's SHA-256 signature
+# first, then the team key's SHA-1 one (openssl cms gives every signer of
+# one message the same -md, so tests/vm/cms-join joins the two messages).
+$(GEN)/build+team-sha1.p7s: $(GEN)/build.p7s $(GEN)/team-sha1.p7s $(ROOT)/tests/vm/cms-join
+	$(call say,JOIN,$(@F))
+	$(Q)$(ROOT)/tests/vm/cms-join $@.tmp $(GEN)/build.p7s $(GEN)/team-sha1.p7s
+	$(Q)cat $(KEYS)/build.crt $(KEYS)/team.crt >$@.certs
+	$(Q)$(OPENSSL) cms -verify -binary -inform DER -in $@.tmp -content $(GEN)/payload.bin \
 		-noverify -certfile $@.certs -out /dev/null 2>/dev/null
 	$(Q)rm -f $@.certs
 	$(Q)mv $@.tmp $@

@@ -1,7 +1,9 @@
 # vm-append: hornet.mode=enforce
-# Only SHA-256, SHA-384 and SHA-512 are accepted. A signature by a trusted
-# key over the right payload, with SHA-224 or SHA-1, is refused with ENOPKG
-# (verdict unsupported).
+# Only SHA-256, SHA-384 and SHA-512 are accepted, from every signer. A
+# signature by a trusted key over the right payload, with SHA-224 or SHA-1,
+# is refused with ENOPKG (verdict unsupported), and so is a message whose
+# second signer used SHA-1. On 7.3 the core verifies all of these, and
+# Hornet refuses them.
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 
@@ -9,3 +11,12 @@ for md in sha224 sha1; do
 	expect_load_refused $ENOPKG --sig "$HDATA/build-$md.p7s" --prog-name "h_md_$md"
 	expect_load_audit "h_md_$md" verdict=unsupported mode=enforce res=0 errno=-$ENOPKG
 done
+
+# Every signer counts. The build key's SHA-256 signature comes first, then
+# a SHA-1 one by the team key (trusted through the CA) over the same
+# payload: a check of the first signer alone would load it. The control,
+# the same SHA-256 signature alone, loads.
+expect_load_ok --sig "$HDATA/build.p7s" --prog-name h_md_first
+expect_load_audit h_md_first verdict=ok mode=enforce res=1 errno=0
+expect_load_refused $ENOPKG --sig "$HDATA/build+team-sha1.p7s" --prog-name h_md_mixed
+expect_load_audit h_md_mixed verdict=unsupported mode=enforce res=0 errno=-$ENOPKG
