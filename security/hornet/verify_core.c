@@ -59,25 +59,36 @@ static bool hornet_pkcs7_sha256(struct pkcs7_message *pkcs7, u8 *digest)
 }
 
 /**
+ * hornet_digest_accepted - whether Hornet accepts a signer's digest
+ * @algo: the digest's name, as the PKCS#7 parser gives it (may be NULL)
+ *
+ * The core accepts a signature with any digest the PKCS#7 parser knows,
+ * SHA-1 included. Hornet holds 7.3 to what 6.12's check accepts.
+ *
+ * Return: true for SHA-256, SHA-384 and SHA-512.
+ */
+static bool hornet_digest_accepted(const char *algo)
+{
+	static const char *const accepted[] = { "sha256", "sha384", "sha512" };
+
+	return algo && match_string(accepted, ARRAY_SIZE(accepted), algo) >= 0;
+}
+
+/**
  * hornet_core_digests_accepted - whether each signer used a digest Hornet
  *				  accepts
  * @pkcs7: the message the core verified
  *
- * The core accepts a signature with any digest the PKCS#7 parser knows,
- * SHA-1 included. Hornet holds 7.3 to what 6.12's check accepts: SHA-256,
- * SHA-384 or SHA-512, for every signer of the message.
- *
- * Return: true if the message has signers and each used one of those.
+ * Return: true if the message has signers and hornet_digest_accepted()
+ * takes the digest of each.
  */
 static bool hornet_core_digests_accepted(const struct pkcs7_message *pkcs7)
 {
-	static const char *const accepted[] = { "sha256", "sha384", "sha512" };
 	const char *algo;
 	unsigned int i;
 
 	for (i = 0; !pkcs7_get_signer_hash_algo(pkcs7, i, &algo); i++)
-		if (!algo || match_string(accepted, ARRAY_SIZE(accepted),
-					  algo) < 0)
+		if (!hornet_digest_accepted(algo))
 			return false;
 	return i > 0;
 }
@@ -329,3 +340,101 @@ void hornet_audit_tag(struct bpf_prog *prog)
 {
 	bpf_prog_calc_tag(prog);
 }
+
+#ifdef CONFIG_SECURITY_HORNET_KUNIT_TEST
+#include <kunit/test.h>
+
+/**
+ * hornet_test_core_digests - the digests Hornet accepts of what the core
+ *			      verified
+ * @test: the KUnit context
+ *
+ * The names are those the PKCS#7 parser gives; "none" is a signature
+ * over the data itself, NULL a digest it named with nothing.
+ */
+static void hornet_test_core_digests(struct kunit *test)
+{
+	static const char *const refused[] = {
+		"sha1", "sha224", "sha3-256", "sha3-384", "sha3-512", "sm3",
+		"streebog256", "streebog512", "none", "SHA256", "sha2560", "",
+	};
+	unsigned int i;
+
+	KUNIT_EXPECT_TRUE(test, hornet_digest_accepted("sha256"));
+	KUNIT_EXPECT_TRUE(test, hornet_digest_accepted("sha384"));
+	KUNIT_EXPECT_TRUE(test, hornet_digest_accepted("sha512"));
+	KUNIT_EXPECT_FALSE(test, hornet_digest_accepted(NULL));
+	for (i = 0; i < ARRAY_SIZE(refused); i++)
+		KUNIT_EXPECT_FALSE_MSG(test, hornet_digest_accepted(refused[i]),
+				       "digest \"%s\"", refused[i]);
+}
+
+/**
+ * hornet_test_core_verdicts - each refusal of the core gets its verdict
+ * @test: the KUnit context
+ *
+ * -EINVAL stands for several of the core's reasons; the attributes tell
+ * them apart.
+ */
+static void hornet_test_core_verdicts(struct kunit *test)
+{
+	union bpf_attr attr = { .signature_size = 256 };
+
+	KUNIT_EXPECT_EQ(test, hornet_core_verdict(&attr, -EKEYREJECTED),
+			HORNET_BADSIG);
+	KUNIT_EXPECT_EQ(test, hornet_core_verdict(&attr, -ENOKEY),
+			HORNET_UNKNOWNKEY);
+	KUNIT_EXPECT_EQ(test, hornet_core_verdict(&attr, -EBADMSG),
+			HORNET_MALFORMED);
+	KUNIT_EXPECT_EQ(test, hornet_core_verdict(&attr, -EMSGSIZE),
+			HORNET_MALFORMED);
+	KUNIT_EXPECT_EQ(test, hornet_core_verdict(&attr, -ENOPKG),
+			HORNET_UNSUPPORTED);
+	KUNIT_EXPECT_EQ(test, hornet_core_verdict(&attr, -EFAULT),
+			HORNET_FAULT);
+	KUNIT_EXPECT_EQ(test, hornet_core_verdict(&attr, -EPERM),
+			HORNET_BADMAP);
+	KUNIT_EXPECT_EQ(test, hornet_core_verdict(&attr, -EBUSY),
+			HORNET_BADMAP);
+	KUNIT_EXPECT_EQ(test, hornet_core_verdict(&attr, -EIO), HORNET_ERROR);
+
+	/* -EINVAL: a signature of no size, or too big to copy */
+	KUNIT_EXPECT_EQ(test, hornet_core_verdict(&attr, -EINVAL),
+			HORNET_MALFORMED);
+	attr.signature_size = 0;
+	KUNIT_EXPECT_EQ(test, hornet_core_verdict(&attr, -EINVAL),
+			HORNET_MALFORMED);
+	attr.signature_size = KMALLOC_MAX_CACHE_SIZE + 1;
+	attr.fd_array_cnt = 1;
+	KUNIT_EXPECT_EQ(test, hornet_core_verdict(&attr, -EINVAL),
+			HORNET_MALFORMED);
+	/* a map in fd_array the core would not hash */
+	attr.signature_size = 256;
+	KUNIT_EXPECT_EQ(test, hornet_core_verdict(&attr, -EINVAL),
+			HORNET_BADMAP);
+	/* a keyring_id that names no keyring, whatever else is wrong */
+	attr.keyring_id = 0x7ffffff0;
+	KUNIT_EXPECT_EQ(test, hornet_core_verdict(&attr, -EINVAL),
+			HORNET_BADKEYRING);
+	/* the system keyrings by their special ids are keyrings */
+	attr.keyring_id = 1;
+	KUNIT_EXPECT_EQ(test, hornet_core_verdict(&attr, -EINVAL),
+			HORNET_BADMAP);
+	attr.keyring_id = 2;
+	KUNIT_EXPECT_EQ(test, hornet_core_verdict(&attr, -EINVAL),
+			HORNET_BADMAP);
+}
+
+static struct kunit_case hornet_core_test_cases[] = {
+	KUNIT_CASE(hornet_test_core_digests),
+	KUNIT_CASE(hornet_test_core_verdicts),
+	{}
+};
+
+static struct kunit_suite hornet_core_test_suite = {
+	.name = "hornet_core",
+	.test_cases = hornet_core_test_cases,
+};
+
+kunit_test_suite(hornet_core_test_suite);
+#endif /* CONFIG_SECURITY_HORNET_KUNIT_TEST */

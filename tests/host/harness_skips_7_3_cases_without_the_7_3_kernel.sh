@@ -6,7 +6,7 @@
 # HORNET_CHECK_73=required (make check) each of them fails instead; with
 # HORNET_CHECK_73=skip (make check-debug) they are skipped even when the
 # kernel is there. The same holds for the 7.3 runs of the 6.12 cases
-# (vm73/alpha, vm73/beta).
+# (vm73/alpha, vm73/beta) and for the KUnit boot of 7.3 (kunit73/hornet).
 # An unknown "# vm-kernel:" is a failure of its case, not a skip.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tests/host/fixtures/harness/setup.sh"
@@ -21,20 +21,22 @@ expect_eq "status of tests/run" "$HRC" 0
 expect_line "SKIP host/epsilon (no 7.3 kernel; make kernel-7.3)"
 expect_line "SKIP vm/gamma (no 7.3 kernel; make kernel-7.3)"
 expect_line "SKIP vm73/alpha (no 7.3 kernel; make kernel-7.3)"
-expect_line "not run, for want of the 7.3 kernel (make kernel-7.3): 4 (host/epsilon vm73/alpha vm73/beta vm/gamma)"
+expect_line "SKIP kunit73/hornet (no 7.3 kernel; make kernel-7.3)"
+expect_line "not run, for want of the 7.3 kernel (make kernel-7.3): 5 (host/epsilon kunit73/hornet vm73/alpha vm73/beta vm/gamma)"
 expect_line "5 passed, 0 failed"
 grep -q gamma "$FAKE_BOOTS" && fail "a boot ran the 7.3 case"
 grep -qv '^default ' "$FAKE_BOOTS" && fail "a boot was given another kernel"
 [ -e "$tmp/host-ran" ] && fail "the host test that needs 7.3 ran"
 
-# make check requires the 7.3 kernel: the same two fail, and nothing runs them.
+# make check requires the 7.3 kernel: the same fail, and nothing runs them.
 : >"$FAKE_BOOTS"
 HORNET_CHECK_73=required harness_run kunit-clean.klog cases-clean.console cases-clean.klog 0
 expect_eq "status of tests/run, 7.3 required" "$HRC" 1
 expect_line "FAIL host/epsilon (no 7.3 kernel at $HROOT/build/kbuild-7.3/arch/x86/boot/bzImage, and this run requires it (make kernel-7.3))"
 expect_line_start "FAIL vm/gamma (no 7.3 kernel at "
 expect_line_start "FAIL vm73/alpha (no 7.3 kernel at "
-expect_line "5 passed, 4 failed"
+expect_line_start "FAIL kunit73/hornet (no 7.3 kernel at "
+expect_line "5 passed, 5 failed"
 grep -q SKIP "$tmp/out" && fail "a required 7.3 test was skipped"
 grep -q gamma "$FAKE_BOOTS" && fail "a boot ran the 7.3 case"
 [ -e "$tmp/host-ran" ] && fail "the host test that needs 7.3 ran"
@@ -46,7 +48,7 @@ HORNET_CHECK_73=skip harness_run kunit-clean.klog cases-clean.console cases-clea
 expect_eq "status of tests/run, 7.3 skipped" "$HRC" 0
 expect_line "SKIP host/epsilon (this run leaves the 7.3 kernel out)"
 expect_line "SKIP vm/gamma (this run leaves the 7.3 kernel out)"
-expect_line "not run, this run leaving the 7.3 kernel out: 4 (host/epsilon vm73/alpha vm73/beta vm/gamma)"
+expect_line "not run, this run leaving the 7.3 kernel out: 5 (host/epsilon kunit73/hornet vm73/alpha vm73/beta vm/gamma)"
 expect_line "5 passed, 0 failed"
 grep -q gamma "$FAKE_BOOTS" && fail "a boot ran the 7.3 case in a run that leaves 7.3 out"
 [ -e "$tmp/host-ran" ] && fail "the host test that needs 7.3 ran in a run that leaves 7.3 out"
