@@ -206,9 +206,10 @@ $(OUT)/lskel_twice.o: $(SRC)/guest/lskel/lskel_twice.c $(OUT)/seed_syscall-build
 	$(call say,CC,$(@F))
 	$(Q)$(CC) $(CFLAGS) -MD -MP -c $< -o $@
 
+# --wrap=close: lskel_twice keeps the loader the skeleton closes (see there).
 $(BIN)/lskel_twice: $(OUT)/lskel_twice.o | $(BIN)
 	$(call say,LD,$(@F))
-	$(Q)$(CC) $(LDFLAGS) -o $@ $<
+	$(Q)$(CC) $(LDFLAGS) -Wl,--wrap=close -o $@ $<
 
 # The control of lskel_revoked_key_refused_ekeyrejected: the revoked
 # header's signature, raw, and the SHA-256 of its payload, for

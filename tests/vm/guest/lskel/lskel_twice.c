@@ -16,7 +16,8 @@
  *                                   its map can be had by id once the run
  *                                   is over
  *   show: LINE                      FILE (Hornet's list of live programs),
- *                                   read while both children live
+ *                                   read while the skeleton's loader and
+ *                                   both children live
  *
  * Exit status 0 whatever the load did (the case judges), 1 when something
  * else failed, 2 on bad usage.
@@ -34,6 +35,35 @@
 #include "seed_syscall.h"
 #include "seed_syscall-build.lskel.h"
 #include "lskel_util.h"
+
+/*
+ * The skeleton closes its loader as soon as the load is done, and the
+ * loader leaves Hornet's list with its deferred free, which may come
+ * before the list is read: after two runs, on a debug kernel, it did. So
+ * lskel_twice is linked with --wrap=close, and keeps a dup of the fd of
+ * the loader that the skeleton closes: the loader lives, and is listed,
+ * until lskel_twice exits.
+ */
+int __real_close(int fd);
+int __wrap_close(int fd);
+static int kept_loader_fd = -1;
+
+int __wrap_close(int fd)
+{
+	struct bpf_prog_info info;
+	union bpf_attr attr;
+
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = (uint64_t)(uintptr_t)&info;
+	if (kept_loader_fd < 0 && fd >= 0 &&
+	    !lskel_sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) &&
+	    !strcmp(info.name, "__loader.prog"))
+		kept_loader_fd = dup(fd);
+	return __real_close(fd);
+}
 
 static void die(const char *what, int err)
 {
@@ -62,6 +92,8 @@ int main(int argc, char **argv)
 		seed_syscall__destroy(skel);
 		return 0;
 	}
+	if (kept_loader_fd < 0)
+		die("keeping the skeleton's loader", ENOENT);
 	printf("spawner=%u\n", lskel_obj_id(skel->progs.seed_syscall.prog_fd));
 
 	for (int run = 0; run < 2; run++) {
