@@ -692,14 +692,7 @@ static int attacker_fd = -1, swapped;
 /* The map info of FD, or -errno. */
 static int map_info(int fd, struct bpf_map_info *info)
 {
-	union bpf_attr attr;
-
-	memset(info, 0, sizeof(*info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = fd;
-	attr.info.info_len = sizeof(*info);
-	attr.info.info = (uint64_t)(uintptr_t)info;
-	return lskel_sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) ? -errno : 0;
+	return lskel_obj_info(fd, info, sizeof(*info));
 }
 
 /*

@@ -51,15 +51,8 @@ static int kept_loader_fd = -1;
 int __wrap_close(int fd)
 {
 	struct bpf_prog_info info;
-	union bpf_attr attr;
 
-	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (uint64_t)(uintptr_t)&info;
-	if (kept_loader_fd < 0 && fd >= 0 &&
-	    !lskel_sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) &&
+	if (kept_loader_fd < 0 && fd >= 0 && !lskel_obj_info(fd, &info, sizeof(info)) &&
 	    !strcmp(info.name, "__loader.prog"))
 		kept_loader_fd = dup(fd);
 	return __real_close(fd);
