@@ -95,21 +95,20 @@ static bool hornet_core_digests_accepted(const struct pkcs7_message *pkcs7)
 
 /**
  * hornet_core_vouched - read who vouched from the message the core verified
- * @prog: the program, during security_bpf_prog_load()
+ * @pkcs7: the message, prog->aux->sig.pkcs7 during security_bpf_prog_load()
  *
  * Return: the signer's description and key hash and, for a SHA-256
  * signature, the payload's digest, in a new struct hornet_result; NULL
  * for want of memory.
  */
-static struct hornet_result *hornet_core_vouched(const struct bpf_prog *prog)
+static struct hornet_result *hornet_core_vouched(struct pkcs7_message *pkcs7)
 {
-	struct pkcs7_message *pkcs7 = prog->aux->sig.pkcs7;
 	struct hornet_result *v;
 	const char *signer;
 
 	v = kzalloc(sizeof(*v), GFP_KERNEL);
-	if (!v || !pkcs7)
-		return v;
+	if (!v)
+		return NULL;
 	signer = pkcs7_get_trusted_signer(pkcs7) ?: "?";
 	strscpy(v->signer, signer, sizeof(v->signer));
 	hornet_signer_skid(signer, v->skid, sizeof(v->skid));
@@ -191,6 +190,7 @@ enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
 					const struct bpf_prog *prog,
 					struct hornet_pending **pending)
 {
+	struct pkcs7_message *pkcs7 = prog->aux->sig.pkcs7;
 	enum hornet_verdict verdict;
 	struct hornet_pending *p;
 
@@ -199,14 +199,14 @@ enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
 		return HORNET_UNSIGNED;
 	if (prog->aux->sig.err)
 		return hornet_core_verdict(attr, prog->aux->sig.err);
-	if (!prog->aux->sig.pkcs7)
+	if (!pkcs7)
 		return HORNET_ERROR;
-	if (!hornet_core_digests_accepted(prog->aux->sig.pkcs7))
+	if (!hornet_core_digests_accepted(pkcs7))
 		return HORNET_UNSUPPORTED;
 	verdict = hornet_pending_new(attr, prog, &p);
 	if (verdict != HORNET_OK)
 		return verdict;
-	p->vouched = hornet_core_vouched(prog);
+	p->vouched = hornet_core_vouched(pkcs7);
 	if (!p->vouched) {
 		hornet_pending_free(p);
 		return HORNET_ERROR;
