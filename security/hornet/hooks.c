@@ -160,8 +160,7 @@ static u64 hornet_check_user(struct bpf_prog *prog, struct hornet_prog *hp,
 		res->err = hornet_early_errno(hp->early);
 		return 0;
 	}
-	hornet_check_signed(prog, hp->pending,
-			    READ_ONCE(hornet_policy.keyrings), res);
+	hornet_check_signed(prog, hp->pending, res);
 	hornet_pending_free(hp->pending);
 	hp->pending = NULL;
 	if (res->verdict != HORNET_OK)
@@ -491,10 +490,12 @@ static const struct hornet_map_cmd *hornet_map_cmd(int cmd)
  * @cmd: the bpf() command
  * @attr: its attributes
  * @size: their size (unused)
- * @kernel: whether the command comes from kernel context (unused: a
- *	    loader's own commands are told apart by its run)
+ * @kernel: whether the command comes from kernel context (a loader's own
+ *	    commands are told apart by its run)
  *
- * The task's blob keeps @cmd, so that hornet_bpf_map_access() can name it.
+ * The task's blob keeps @cmd, so that hornet_bpf_map_access() can name it,
+ * and for a signed BPF_PROG_LOAD from userspace, the keyring it names,
+ * judged now, before the BPF core uses it (hornet_keyring_judge()).
  * For a command checked here, the fd is looked up here and again by the
  * BPF core; that is only good enough for commands that reach nothing in
  * the map (see hornet_map_cmds). A map bound with BPF_PROG_BIND_MAP is
@@ -512,6 +513,7 @@ int hornet_bpf(int cmd, union bpf_attr *attr, unsigned int size, bool kernel)
 	int err;
 
 	hornet_task_set_cmd(cmd);
+	hornet_keyring_judge(cmd, attr, kernel);
 	mc = hornet_map_cmd(cmd);
 	if (!mc || mc->fd == HORNET_AT_ACCESS)
 		return 0;
@@ -523,6 +525,18 @@ int hornet_bpf(int cmd, union bpf_attr *attr, unsigned int size, bool kernel)
 	err = hornet_map_access(mc->op, map, mc->sealed, GFP_KERNEL);
 	bpf_map_put(map);
 	return err;
+}
+
+/**
+ * hornet_task_free - drop a keyring judged for a load that never took it
+ * @task: the task being freed
+ *
+ * A BPF_PROG_LOAD that failed before Hornet's load hook leaves its judged
+ * keyring in the task's blob; the task's next bpf() call drops it, or this.
+ */
+void hornet_task_free(struct task_struct *task)
+{
+	hornet_keyring_forget(task->security + hornet_blob_sizes.lbs_task);
 }
 
 /**

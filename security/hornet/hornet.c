@@ -43,6 +43,7 @@ static struct security_hook_list hornet_hooks[] __ro_after_init = {
 	LSM_HOOK_INIT(bpf_prog_test_run, hornet_bpf_prog_test_run),
 	LSM_HOOK_INIT(bpf_prog_test_run_end, hornet_bpf_prog_test_run_end),
 	LSM_HOOK_INIT(mmap_file, hornet_mmap_file),
+	LSM_HOOK_INIT(task_free, hornet_task_free),
 };
 
 /**

@@ -38,7 +38,11 @@ enum hornet_mode {
  * @HORNET_UNKNOWNKEY: no key in the keyring vouches for any signer
  * @HORNET_MALFORMED: the signature is not a well-formed PKCS#7 message
  * @HORNET_UNSUPPORTED: the digest or key algorithm is not supported
- * @HORNET_BADMAP: a map in fd_array is not a frozen single-element array
+ * @HORNET_BADMAP: a map in fd_array is not a frozen single-element array,
+ *		  or it can be mapped into memory (BPF_F_MMAPABLE)
+ * @HORNET_BADATTR: a signed load carries what the signature does not cover
+ *		   and that can change what runs: a program BTF, func_info,
+ *		   line_info or CO-RE relocations
  * @HORNET_FAULT: the signature or fd_array could not be read
  * @HORNET_BADKEYRING: keyring_id does not name a keyring
  * @HORNET_KEYRING_DENIED: the keyring is not one the policy accepts
@@ -64,6 +68,7 @@ enum hornet_verdict {
 	HORNET_MALFORMED,
 	HORNET_UNSUPPORTED,
 	HORNET_BADMAP,
+	HORNET_BADATTR,
 	HORNET_FAULT,
 	HORNET_BADKEYRING,
 	HORNET_KEYRING_DENIED,
@@ -175,6 +180,10 @@ struct hornet_result {
  *	   the program's own copy before the check runs
  * @insn_cnt: the number of instructions
  * @keyring_id: keyring_id from the attr
+ * @keyring_verdict: how the keyring was judged when the bpf() call began
+ *		     (hornet_keyring_judge())
+ * @keyring: for %HORNET_OK above, what hornet_resolve_keyring() returned,
+ *	     with its reference; dropped by hornet_pending_free()
  * @fd_array_cnt: fd_array_cnt from the attr
  * @vouched: where the BPF core checks the signature (7.3), who it found
  *	     vouching, the hash of their key and the payload's digest, read
@@ -186,6 +195,8 @@ struct hornet_pending {
 	struct bpf_insn *insns;
 	u32 insn_cnt;
 	s32 keyring_id;
+	enum hornet_verdict keyring_verdict;
+	struct key *keyring;
 	u32 fd_array_cnt;
 	struct hornet_result *vouched;
 };
@@ -279,12 +290,20 @@ struct hornet_map {
  * struct hornet_task - Hornet's part of a task's security blob
  * @cmd: the task's last bpf() command, for naming it in audit records
  * @run: the run of a syscall program the task is in, or NULL
+ * @judged: whether @keyring_verdict and @keyring belong to the signed
+ *	    BPF_PROG_LOAD the task is in, and are not taken yet
+ * @keyring_verdict: how that load's keyring was judged when the bpf()
+ *		     call began
+ * @keyring: for %HORNET_OK above, the keyring, with a reference
  *
  * Only the task itself reads and writes its blob.
  */
 struct hornet_task {
 	int cmd;
 	struct hornet_run *run;
+	bool judged;
+	enum hornet_verdict keyring_verdict;
+	struct key *keyring;
 };
 
 extern bool hornet_enabled;
@@ -335,6 +354,9 @@ int hornet_verdict_errno(enum hornet_verdict verdict);
 enum hornet_verdict hornet_resolve_keyring(s32 id, u32 keyrings,
 					   struct key **keyring);
 void hornet_keyring_put(struct key *keyring);
+enum hornet_verdict hornet_attr_signable(const union bpf_attr *attr);
+void hornet_keyring_judge(int cmd, const union bpf_attr *attr, bool kernel);
+void hornet_keyring_forget(struct hornet_task *task);
 enum hornet_verdict hornet_payload_vec(struct bpf_prog *prog,
 				       const struct hornet_pending *pending,
 				       struct kvec **vec);
@@ -351,7 +373,7 @@ enum hornet_verdict hornet_pending_take(const union bpf_attr *attr,
 					const struct bpf_prog *prog,
 					struct hornet_pending **pending);
 void hornet_check_signed(struct bpf_prog *prog,
-			 const struct hornet_pending *pending, u32 keyrings,
+			 const struct hornet_pending *pending,
 			 struct hornet_result *res);
 void hornet_payload_digest(const struct kvec *vec, unsigned int nvec,
 			   u8 *digest);
@@ -373,6 +395,7 @@ void hornet_map_forget(struct bpf_map *map);
 u64 hornet_load_next(void);
 
 /* run.c */
+struct hornet_task *hornet_task_blob(void);
 struct hornet_run *hornet_run_current(void);
 bool hornet_files_shared(void);
 int hornet_run_begin(struct bpf_prog *prog, enum hornet_mode mode,
@@ -423,6 +446,7 @@ int hornet_bpf_prog_load_post_verifier(struct bpf_prog *prog,
 int hornet_bpf_prog(struct bpf_prog *prog);
 void hornet_bpf_prog_free(struct bpf_prog *prog);
 int hornet_bpf(int cmd, union bpf_attr *attr, unsigned int size, bool kernel);
+void hornet_task_free(struct task_struct *task);
 int hornet_bpf_map(struct bpf_map *map, fmode_t fmode);
 int hornet_bpf_map_access(struct bpf_map *map, fmode_t fmode);
 int hornet_bpf_map_create(struct bpf_map *map, union bpf_attr *attr,

@@ -11,8 +11,12 @@
  *  - every run of a syscall program gets a struct hornet_run, whatever the
  *    mode, so that a mode changed during the run cannot turn its children
  *    into "kernel" loads;
- *  - the run vouches for its children only if its program's blob says the
- *    program was verified at load;
+ *  - the run vouches for its children only if its program is a verified
+ *    userspace load, a signed loader; a verified loader's child is
+ *    trusted to run, but its runs vouch for nothing: whoever holds its fd
+ *    may run it with any ctx, and a syscall program that builds
+ *    bpf_sys_bpf() attributes from its ctx would otherwise load whatever
+ *    its caller asks, as trusted;
  *  - runs nest: each task keeps a stack of them in its blob, and a kernel-
  *    context load belongs to the innermost;
  *  - a loader writes into its own maps while it runs, so two runs of one
@@ -21,8 +25,7 @@
  *  - a signed loader writes into its blob too (the fds of what it makes),
  *    so only its first run starts from the signed bytes: a later run is
  *    refused with -EPERM in enforce mode, and vouches for nothing in audit
- *    mode. Children that are syscall programs have no blob, and may run
- *    as often as their loader's code asks;
+ *    mode. So a signed loader's trust is spent in one run;
  *  - a loader names what it makes by fd, in the running task's fd table:
  *    a verified loader's run needs a table that no other task shares, or
  *    another thread could swap one of those fds for another object while
@@ -50,7 +53,7 @@ static atomic64_t hornet_run_seq = ATOMIC64_INIT(0);
  *
  * Return: the blob.
  */
-static struct hornet_task *hornet_task_blob(void)
+struct hornet_task *hornet_task_blob(void)
 {
 	return current->security + hornet_blob_sizes.lbs_task;
 }
@@ -172,13 +175,16 @@ int hornet_run_begin(struct bpf_prog *prog, enum hornet_mode mode,
 		return -ENOMEM;
 
 	alone = atomic_inc_return(&hp->running) == 1;
-	/* Set once, before the program had an id; no run can see it change. */
-	verified = READ_ONCE(hp->verified) && alone;
+	/*
+	 * Set once, before the program had an id; no run can see it change.
+	 * Only a signed loader, which has a seal, vouches for what it loads.
+	 */
+	verified = READ_ONCE(hp->verified) && hp->seal_id && alone;
 	*verdict = !alone ? HORNET_BUSY : HORNET_SHARED_FDS;
 	if (mode == HORNET_MODE_ENFORCE && (!alone || (verified && shared)))
 		goto refuse;
 	/* A refused run leaves the blob as signed: only a run spends it. */
-	if (verified && hp->seal_id)
+	if (verified)
 		again = atomic_xchg(&hp->spent, 1);
 	*verdict = HORNET_SPENT;
 	if (mode == HORNET_MODE_ENFORCE && again)
@@ -309,7 +315,7 @@ static void hornet_test_run_end_only_its_own(struct kunit *test)
 }
 
 /**
- * hornet_test_signed_loader_runs_once - a verified userspace load vouches for its first run only
+ * hornet_test_signed_loader_runs_once - a signed loader vouches for its first run, a child for none
  * @test: the KUnit context
  */
 static void hornet_test_signed_loader_runs_once(struct kunit *test)
@@ -347,12 +353,12 @@ static void hornet_test_signed_loader_runs_once(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, hornet_run_current()->verified);
 	hornet_run_end(loader);
 
-	/* A child has no blob of its own: each of its runs vouches. */
+	/* A verified child runs, as often as asked, and vouches for nothing. */
 	for (i = 0; i < 2; i++) {
 		KUNIT_ASSERT_EQ(test,
 				hornet_run_begin(child, HORNET_MODE_ENFORCE,
 						 false, &v), 0);
-		KUNIT_EXPECT_TRUE(test, hornet_run_current()->verified);
+		KUNIT_EXPECT_FALSE(test, hornet_run_current()->verified);
 		hornet_run_end(child);
 	}
 	__bpf_prog_free(loader);

@@ -43,6 +43,7 @@ static const struct hornet_verdict_info hornet_verdicts[HORNET_VERDICT_MAX] = {
 	[HORNET_MALFORMED]	= { "malformed", -EBADMSG },
 	[HORNET_UNSUPPORTED]	= { "unsupported", -ENOPKG },
 	[HORNET_BADMAP]		= { "badmap", -EPERM },
+	[HORNET_BADATTR]	= { "badattr", -EINVAL },
 	[HORNET_FAULT]		= { "fault", -EFAULT },
 	[HORNET_BADKEYRING]	= { "badkeyring", -EINVAL },
 	[HORNET_KEYRING_DENIED]	= { "keyring_denied", -EKEYREJECTED },
@@ -88,6 +89,7 @@ int hornet_verdict_errno(enum hornet_verdict verdict)
  * @size: its size in bytes
  * @map_type: the map's type
  * @max_entries: the map's number of entries
+ * @mmapable: whether the map was made with BPF_F_MMAPABLE
  * @frozen: whether BPF_MAP_FREEZE was applied and no write that began
  *	    before it is still in flight
  */
@@ -96,6 +98,7 @@ struct hornet_blob {
 	u32 size;
 	u32 map_type;
 	u32 max_entries;
+	bool mmapable;
 	bool frozen;
 };
 
@@ -109,10 +112,14 @@ struct hornet_blob {
  *
  * Only a frozen array map with exactly one element can carry signed data:
  * anything else could change after the check or hold more than was signed.
+ * Nor can a map that userspace may map into memory: a page of it that a
+ * write pinned (process_vm_writev(), io_uring fixed buffers, O_DIRECT)
+ * before munmap() stays writable after the freeze, and the map's write
+ * count no longer shows it.
  *
  * Return:
  * * %0		- @vec holds the instructions, then each value
- * * %-EPERM	- a map is not a frozen single-element array
+ * * %-EPERM	- a map is not a frozen single-element array, or is mmapable
  */
 static int hornet_payload_build(struct kvec *vec, const struct bpf_insn *insns,
 				u32 insn_cnt, const struct hornet_blob *blobs,
@@ -126,7 +133,7 @@ static int hornet_payload_build(struct kvec *vec, const struct bpf_insn *insns,
 		const struct hornet_blob *b = &blobs[i];
 
 		if (b->map_type != BPF_MAP_TYPE_ARRAY || b->max_entries != 1 ||
-		    !b->frozen || !b->value)
+		    b->mmapable || !b->frozen || !b->value)
 			return -EPERM;
 		vec[i + 1].iov_base = (void *)b->value;
 		vec[i + 1].iov_len = b->size;
@@ -167,6 +174,7 @@ static int hornet_describe_maps(struct bpf_prog *prog, u32 cnt,
 
 		blobs[i].map_type = map->map_type;
 		blobs[i].max_entries = map->max_entries;
+		blobs[i].mmapable = map->map_flags & BPF_F_MMAPABLE;
 		/* A syscall write raises the write count before it looks
 		 * at frozen, and copies the value from the caller after:
 		 * one that slipped in just before the freeze may still be
@@ -331,6 +339,83 @@ void hornet_keyring_put(struct key *keyring)
 }
 
 /**
+ * hornet_attr_signable - whether a signed load carries only what was signed
+ * @attr: the load's attributes
+ *
+ * The signature covers the instructions and the blob, nothing else of the
+ * attr. A program BTF with func_info, line_info or CO-RE relocations is
+ * applied by the verifier after the check: a relocation rewrites the
+ * immediate or offset of a signed instruction to a value the caller's own
+ * BTF chooses. A light skeleton's loader has none of them (its children
+ * do, from its blob), so a signed load that has any is refused, whatever
+ * its counts say.
+ *
+ * Return: %HORNET_OK, or %HORNET_BADATTR.
+ */
+enum hornet_verdict hornet_attr_signable(const union bpf_attr *attr)
+{
+	if (attr->prog_btf_fd || attr->func_info || attr->func_info_cnt ||
+	    attr->func_info_rec_size || attr->line_info ||
+	    attr->line_info_cnt || attr->line_info_rec_size ||
+	    attr->core_relos || attr->core_relo_cnt ||
+	    attr->core_relo_rec_size)
+		return HORNET_BADATTR;
+	return HORNET_OK;
+}
+
+/**
+ * hornet_keyring_forget - drop a task's judged keyring, if any
+ * @task: the task's blob
+ *
+ * Safe in any context a task is freed in.
+ */
+void hornet_keyring_forget(struct hornet_task *task)
+{
+	if (task->judged)
+		hornet_keyring_put(task->keyring);
+	task->judged = false;
+	task->keyring = NULL;
+}
+
+/**
+ * hornet_keyring_judge - judge a signed load's keyring as the bpf() call
+ *			  begins
+ * @cmd: the bpf() command
+ * @attr: its attributes, the kernel's copy that the BPF core reads too
+ * @kernel: whether the command comes from kernel context
+ *
+ * A keyring named by serial holds what its owner put in it, and that can
+ * change while the load goes on. From 7.3 the BPF core verifies against
+ * it before any BPF_PROG_LOAD hook runs, so a judgment made in a hook
+ * would be about the keyring as it is later, not as the core used it. So
+ * the keyring is judged here, before the core or Hornet reads it, and the
+ * task keeps it, with a reference, for the load's check. A keyring judged
+ * to vouch stays so: its restriction cannot be lifted, it can only be
+ * given keys the restriction accepts, and the reference keeps its serial
+ * from naming another keyring. The load's check takes the judgment with
+ * hornet_pending_new(); the next bpf() call of the task, or its end,
+ * drops one that no load took.
+ */
+void hornet_keyring_judge(int cmd, const union bpf_attr *attr, bool kernel)
+{
+	struct hornet_task *task;
+
+	if (kernel)
+		return;
+	task = hornet_task_blob();
+	hornet_keyring_forget(task);
+	if (cmd != BPF_PROG_LOAD || !attr->signature)
+		return;
+	task->keyring_verdict =
+		hornet_resolve_keyring(attr->keyring_id,
+				       READ_ONCE(hornet_policy.keyrings),
+				       &task->keyring);
+	if (task->keyring_verdict != HORNET_OK)
+		task->keyring = NULL;
+	task->judged = true;
+}
+
+/**
  * hornet_payload_vec - lay out a signed load's payload from its bound maps
  * @prog: the program, after the verifier; its maps cannot change any more
  * @pending: what the start of the load kept: the instructions as given,
@@ -378,19 +463,25 @@ out:
  * @prog: the program, with its instructions copied in, before the verifier
  *	  rewrites them
  * @pending: set, on %HORNET_OK, to the instructions as given, their count,
- *	     keyring_id and fd_array_cnt, to free with hornet_pending_free()
+ *	     keyring_id, the keyring as hornet_keyring_judge() judged it
+ *	     when the call began, and fd_array_cnt, to free with
+ *	     hornet_pending_free()
  *
  * Return:
  * * %HORNET_OK		- @pending is set
+ * * %HORNET_BADATTR	- the load carries BTF info or relocations
  * * %HORNET_BADMAP	- fd_array_cnt names more than one map
- * * %HORNET_ERROR	- out of memory
+ * * %HORNET_ERROR	- out of memory, or the keyring was not judged
  */
 enum hornet_verdict hornet_pending_new(const union bpf_attr *attr,
 				       const struct bpf_prog *prog,
 				       struct hornet_pending **pending)
 {
+	struct hornet_task *task = hornet_task_blob();
 	struct hornet_pending *p;
 
+	if (hornet_attr_signable(attr) != HORNET_OK)
+		return HORNET_BADATTR;
 	/* The payload does not frame the maps' values: with two maps, the
 	 * caller's value sizes could move the boundary between them under
 	 * one signature. A light skeleton's loader has one blob.
@@ -406,6 +497,15 @@ enum hornet_verdict hornet_pending_new(const union bpf_attr *attr,
 		kfree(p);
 		return HORNET_ERROR;
 	}
+	if (!task->judged) {
+		kvfree(p->insns);
+		kfree(p);
+		return HORNET_ERROR;
+	}
+	p->keyring_verdict = task->keyring_verdict;
+	p->keyring = task->keyring;
+	task->judged = false;
+	task->keyring = NULL;
 	p->insn_cnt = prog->len;
 	p->keyring_id = attr->keyring_id;
 	p->fd_array_cnt = attr->fd_array_cnt;
@@ -423,6 +523,7 @@ void hornet_pending_free(struct hornet_pending *pending)
 {
 	if (!pending)
 		return;
+	hornet_keyring_put(pending->keyring);
 	kvfree(pending->sig);
 	kvfree(pending->insns);
 	kfree(pending->vouched);
@@ -546,6 +647,10 @@ static void hornet_test_payload_rejects_maps(struct kunit *test)
 	bad.value = NULL;
 	KUNIT_EXPECT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
 						   &bad, 1), -EPERM);
+	bad = good;
+	bad.mmapable = true;
+	KUNIT_EXPECT_EQ(test, hornet_payload_build(vec, hornet_test_insns, 2,
+						   &bad, 1), -EPERM);
 	/* A bad map anywhere in the array fails the whole payload. */
 	{
 		struct hornet_blob two[2] = { good, good };
@@ -579,8 +684,58 @@ static void hornet_test_verdict_table(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_UNKNOWNKEY), -ENOKEY);
 	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_BADSIG), -EKEYREJECTED);
 	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_BADMAP), -EPERM);
+	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_BADATTR), -EINVAL);
 	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_BADKEYRING), -EINVAL);
 	KUNIT_EXPECT_EQ(test, hornet_verdict_errno(HORNET_FAULT), -EFAULT);
+}
+
+/**
+ * hornet_test_attr_signable - a signed load may carry no BTF info or relocation
+ * @test: the KUnit test context
+ *
+ * Each field alone makes the load %HORNET_BADATTR, a pointer with a zero
+ * count too; the fields a light skeleton's loader sets do not.
+ */
+static void hornet_test_attr_signable(struct kunit *test)
+{
+	static const size_t fields[] = {
+		offsetof(union bpf_attr, prog_btf_fd),
+		offsetof(union bpf_attr, func_info_rec_size),
+		offsetof(union bpf_attr, func_info),
+		offsetof(union bpf_attr, func_info_cnt),
+		offsetof(union bpf_attr, line_info_rec_size),
+		offsetof(union bpf_attr, line_info),
+		offsetof(union bpf_attr, line_info_cnt),
+		offsetof(union bpf_attr, core_relos),
+		offsetof(union bpf_attr, core_relo_cnt),
+		offsetof(union bpf_attr, core_relo_rec_size),
+	};
+	union bpf_attr attr = {
+		.prog_type = BPF_PROG_TYPE_SYSCALL,
+		.insn_cnt = 2,
+		.insns = 0x1000,
+		.license = 0x2000,
+		.prog_flags = BPF_F_SLEEPABLE,
+		.fd_array = 0x3000,
+		.fd_array_cnt = 1,
+		.signature = 0x4000,
+		.signature_size = 512,
+		.keyring_id = 1,
+		.log_level = 1,
+		.log_buf = 0x5000,
+		.log_size = 4096,
+	};
+	union bpf_attr bad;
+	size_t i;
+
+	KUNIT_EXPECT_EQ(test, hornet_attr_signable(&attr), HORNET_OK);
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		bad = attr;
+		*((u8 *)&bad + fields[i]) = 1;
+		KUNIT_EXPECT_EQ_MSG(test, hornet_attr_signable(&bad),
+				    HORNET_BADATTR, "field at offset %zu",
+				    fields[i]);
+	}
 }
 
 static struct kunit_case hornet_payload_test_cases[] = {
@@ -588,6 +743,7 @@ static struct kunit_case hornet_payload_test_cases[] = {
 	KUNIT_CASE(hornet_test_payload_digest),
 	KUNIT_CASE(hornet_test_payload_rejects_maps),
 	KUNIT_CASE(hornet_test_verdict_table),
+	KUNIT_CASE(hornet_test_attr_signable),
 	{}
 };
 

@@ -278,20 +278,21 @@ void hornet_audit_tag(struct bpf_prog *prog)
  * hornet_check_signed - verify a signed load against the maps it was bound
  * @prog: the program, after the verifier, before it has an id
  * @pending: the signature and the instructions, from the start of the load
- * @keyrings: the accepted keyrings
  * @res: filled with the verdict, its errno and the signer
+ *
+ * The keyring is the one hornet_keyring_judge() judged as the load began,
+ * before anything read it.
  */
 void hornet_check_signed(struct bpf_prog *prog,
-			 const struct hornet_pending *pending, u32 keyrings,
+			 const struct hornet_pending *pending,
 			 struct hornet_result *res)
 {
 	unsigned int nvec = pending->fd_array_cnt + 1;
-	struct key *keyring = NULL;
+	struct key *keyring = pending->keyring;
 	struct kvec *vec = NULL;
 	int err;
 
-	res->verdict = hornet_resolve_keyring(pending->keyring_id, keyrings,
-					      &keyring);
+	res->verdict = pending->keyring_verdict;
 	if (res->verdict == HORNET_OK)
 		res->verdict = hornet_payload_vec(prog, pending, &vec);
 	if (res->verdict != HORNET_OK) {
@@ -310,7 +311,6 @@ void hornet_check_signed(struct bpf_prog *prog,
 		   hornet_verdict_errno(res->verdict);
 out:
 	kfree(vec);
-	hornet_keyring_put(keyring);
 }
 
 /**

@@ -123,8 +123,9 @@ static struct hornet_result *hornet_core_vouched(struct pkcs7_message *pkcs7)
  * @err: the core's error (prog->aux->sig.err)
  *
  * The core reports its reasons as errnos, some of which it gives for more
- * than one: -EINVAL is an empty or oversized signature, a keyring_id that
- * names no keyring, or a map in fd_array that is not an array.
+ * than one: -EINVAL is BTF info or relocations on a signed load, an empty
+ * or oversized signature, a keyring_id that names no keyring, or a map in
+ * fd_array that is not an array.
  *
  * Return: the verdict the record carries for @err.
  */
@@ -150,6 +151,9 @@ static enum hornet_verdict hornet_core_verdict(const union bpf_attr *attr,
 	case -EBUSY:	/* a write to a map still in flight */
 		return HORNET_BADMAP;
 	case -EINVAL:
+		/* series-7.3 0009: BTF info or relocations on a signed load */
+		if (hornet_attr_signable(attr) != HORNET_OK)
+			return HORNET_BADATTR;
 		verdict = hornet_resolve_keyring(attr->keyring_id,
 						 HORNET_KEYRING_ALL, &keyring);
 		if (verdict == HORNET_BADKEYRING)
@@ -267,20 +271,21 @@ static bool hornet_core_keyring(const struct bpf_prog *prog,
  * hornet_check_signed - judge a signed load the core verified
  * @prog: the program, after the verifier, before it has an id
  * @pending: the instructions, from the start of the load
- * @keyrings: the accepted keyrings
  * @res: filled with the verdict, its errno, the signer and the payload's
  *	 digest
+ *
+ * The keyring is the one hornet_keyring_judge() judged as the load began,
+ * before anything read it.
  */
 void hornet_check_signed(struct bpf_prog *prog,
-			 const struct hornet_pending *pending, u32 keyrings,
+			 const struct hornet_pending *pending,
 			 struct hornet_result *res)
 {
 	unsigned int nvec = pending->fd_array_cnt + 1;
-	struct key *keyring = NULL;
+	struct key *keyring = pending->keyring;
 	struct kvec *vec = NULL;
 
-	res->verdict = hornet_resolve_keyring(pending->keyring_id, keyrings,
-					      &keyring);
+	res->verdict = pending->keyring_verdict;
 	if (res->verdict == HORNET_OK &&
 	    (prog->aux->sig.verdict != BPF_SIG_VERIFIED ||
 	     !hornet_core_keyring(prog, keyring)))
@@ -303,7 +308,6 @@ void hornet_check_signed(struct bpf_prog *prog,
 	res->err = res->verdict == HORNET_ERROR ? -ENOMEM :
 		   hornet_verdict_errno(res->verdict);
 	kfree(vec);
-	hornet_keyring_put(keyring);
 }
 
 /**
