@@ -24,7 +24,10 @@
 # maps during its run. tests/vm/progs/seed_syscall.bpf.c, a syscall program
 # that loads a program of its own each time it runs, becomes
 # build/tests/bin/lskel_twice (signed by the build key), from
-# tests/vm/guest/lskel/lskel_twice.c.
+# tests/vm/guest/lskel/lskel_twice.c. tests/vm/progs/lskel_relay.bpf.c, a
+# syscall program that loads whatever program its ctx describes, becomes
+# build/tests/bin/lskel_relay (signed by the build key), from
+# tests/vm/guest/lskel/lskel_relay.c.
 #
 # Needs what `make kernel` and `make -C tools/lskel-sign` build; a change to
 # the BPF program, bpftool, lskel-sign, skel_internal.h or the keys rebuilds
@@ -100,7 +103,7 @@ first_opts = $(call signer_opts,$(firstword $(SIGNERS.$(1)))) \
 later_signers = $(wordlist 2,$(words $(SIGNERS.$(1))),$(SIGNERS.$(1)))
 
 all: $(addprefix $(BIN)/lskel_probe-,$(VARIANTS)) $(BIN)/lskel_race-build $(BIN)/lskel_race-unsigned \
-	$(BIN)/lskel_twice $(BIN)/lskel-data/revoked.sig $(BIN)/lskel-data/revoked.sha256
+	$(BIN)/lskel_twice $(BIN)/lskel_relay $(BIN)/lskel-data/revoked.sig $(BIN)/lskel-data/revoked.sha256
 
 KDEPS := $(UAPI)/linux/bpf.h $(LIBBPF)/include/bpf/bpf_helpers.h \
 	$(LIBBPF)/include/bpf/skel_internal.h
@@ -169,8 +172,8 @@ $(VARIANTS:%=$(BIN)/lskel_probe-%): $(BIN)/lskel_probe-%: $(OUT)/lskel_probe-%.o
 # be signed"), its signature block still empty. lskel_probe's signed
 # variants come from the rules above; the others are signed by the build
 # key alone, below.
-SKELS := lskel_probe lskel_slow seed_syscall
-SIGNED_PROGS := lskel_slow seed_syscall
+SKELS := lskel_probe lskel_slow seed_syscall lskel_relay
+SIGNED_PROGS := lskel_slow seed_syscall lskel_relay
 
 $(SKELS:%=$(OUT)/%.bpf.o): $(OUT)/%.bpf.o: $(SRC)/progs/%.bpf.c $(MK) $(OUT)/tools \
 		| $(KDEPS)
@@ -208,6 +211,16 @@ $(OUT)/lskel_twice.o: $(SRC)/guest/lskel/lskel_twice.c $(OUT)/seed_syscall-build
 
 # --wrap=close: lskel_twice keeps the loader the skeleton closes (see there).
 $(BIN)/lskel_twice: $(OUT)/lskel_twice.o | $(BIN)
+	$(call say,LD,$(@F))
+	$(Q)$(CC) $(LDFLAGS) -Wl,--wrap=close -o $@ $<
+
+$(OUT)/lskel_relay.o: $(SRC)/guest/lskel/lskel_relay.c $(OUT)/lskel_relay-build.lskel.h \
+		$(MK) $(OUT)/tools | $(KDEPS)
+	$(call say,CC,$(@F))
+	$(Q)$(CC) $(CFLAGS) -MD -MP -c $< -o $@
+
+# --wrap=close: lskel_relay notes the id of the loader the skeleton closes.
+$(BIN)/lskel_relay: $(OUT)/lskel_relay.o | $(BIN)
 	$(call say,LD,$(@F))
 	$(Q)$(CC) $(LDFLAGS) -Wl,--wrap=close -o $@ $<
 
