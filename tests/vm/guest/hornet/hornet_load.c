@@ -12,7 +12,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <limits.h>
@@ -22,12 +24,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <linux/btf.h>
+#include <linux/io_uring.h>
+#include <linux/userfaultfd.h>
 
 #include "blob_map.h"
 #include "hornet_uapi.h"
@@ -103,7 +112,8 @@ static void usage(FILE *f)
 "         instructions: from a SHA-1, or a SHA-256 on Linux 6.18 and\n"
 "         later); after a successful\n"
 "         load, check the kernel's tag, run the program once and print\n"
-"         run=ok\n"
+"         run=ok (the BTF options and --late-write print what they say\n"
+"         instead)\n"
 "\n"
 "Load options:\n"
 "  --sig FILE         detached PKCS#7 signature (DER) to pass\n"
@@ -143,11 +153,49 @@ static void usage(FILE *f)
 "                     instructions, with no fd_array\n"
 "  --old-attr         pass the attr size of a 6.12 binary, which ends\n"
 "                     before fd_array_cnt\n"
+"  --prog-btf         pass a program BTF (prog_btf_fd), and nothing that\n"
+"                     refers to it\n"
+"  --func-info        pass the program BTF and one func_info record (insn 0)\n"
+"  --line-info        pass the program BTF, the func_info record and one\n"
+"                     line_info record (insn 0)\n"
+"  --core-relo        pass the program BTF, the func_info record and one\n"
+"                     CO-RE relocation, BPF_CORE_ENUMVAL_VALUE of the\n"
+"                     BTF's enum bpf_cmd { BPF_MAP_CREATE = 0x%x },\n"
+"                     on the instruction whose imm is that magic: a\n"
+"                     kernel that applies it patches the imm to\n"
+"                     vmlinux's BPF_MAP_CREATE, 0. The signed bytes are\n"
+"                     unchanged.\n"
+"                     Prints patched_tag=HEX, the tag of the patched\n"
+"                     instructions, after tag=\n"
+"                     After a successful load with one of these four,\n"
+"                     print kernel_tag=HEX (the tag the kernel reports),\n"
+"                     run_result=0xN and run=ok (the signed program's\n"
+"                     result) or run=patched (its result with the magic\n"
+"                     patched to 0); any other result is run=bad, exit 1\n"
+"  --mmapable         create the blob map with BPF_F_MMAPABLE\n"
+"  --late-write HOW   with --mmapable: before freezing the blob, mmap it\n"
+"                     writable and pin its page for writing, HOW being\n"
+"                     uring (io_uring IORING_REGISTER_BUFFERS of the page)\n"
+"                     or vm (a child's process_vm_writev() into the page,\n"
+"                     its source a userfaultfd page, held on that fault);\n"
+"                     munmap, freeze (failing that is a setup failure),\n"
+"                     load, then complete the write of the blob with byte\n"
+"                     0 inverted (IORING_OP_READ_FIXED from a file into\n"
+"                     the registered buffer; UFFDIO_COPY). Prints, after\n"
+"                     the load's lines, late_io=N (the bytes the write\n"
+"                     moved, or -errno), late_write=landed|none|other (the\n"
+"                     map's value read back: the late bytes, the signed\n"
+"                     ones, neither; late_write=unknown map_read=-N when\n"
+"                     it cannot be read) and, when the program loaded,\n"
+"                     runs it once, in a child process, and prints\n"
+"                     run_result=0xN and run=ok|late|other (the signed\n"
+"                     blob's result, the late blob's, neither; run=-N if\n"
+"                     the run fails)\n"
 "  --verifier-log     print the verifier's log to stderr\n"
 "  -h, --help         show this help\n"
 "\n"
 "Exit status: 0 when the load's result was printed, 1 when setting it up\n"
-"failed, 2 on bad usage.\n", MAP_BY_FD_NUM);
+"failed, 2 on bad usage.\n", MAP_BY_FD_NUM, PROG_MAGIC);
 }
 
 static void usage_error(const char *fmt, const char *arg)
@@ -393,6 +441,17 @@ static int cmd_layout(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * What a load passes besides the signed bytes that the BTF options add,
+ * each including the ones before it but for BTF_PROG_BTF: the program BTF
+ * alone; with one func_info record; with a line_info record too; with a
+ * CO-RE relocation (and no line_info).
+ */
+enum btf_part { BTF_NONE, BTF_PROG_BTF, BTF_FUNC_INFO, BTF_LINE_INFO, BTF_CORE_RELO };
+
+/* How --late-write pins the blob's page: not at all, io_uring, process_vm_writev(). */
+enum late_write { LATE_NONE, LATE_URING, LATE_VM };
+
 struct load_opts {
 	const char *sig_file;
 	bool unsigned_load;
@@ -415,6 +474,9 @@ struct load_opts {
 	enum prog_form form;
 	bool old_attr;
 	bool verifier_log;
+	enum btf_part btf;
+	bool mmapable;
+	enum late_write late;
 };
 
 static uint8_t *read_file(const char *path, size_t *len)
@@ -473,6 +535,7 @@ static int create_blob_map(const struct load_opts *o, const struct program *prog
 	attr.key_size = sizeof(key);
 	attr.value_size = BLOB_SIZE;
 	attr.max_entries = 1;
+	attr.map_flags = o->mmapable ? BPF_F_MMAPABLE : 0;
 	strcpy(attr.map_name, "hornet_blob");
 	if (o->exclusive) {
 		sha256_digest(prog->insns, prog->cnt * sizeof(prog->insns[0]), excl_hash);
@@ -494,7 +557,8 @@ static int create_blob_map(const struct load_opts *o, const struct program *prog
 	if (sys_bpf(BPF_MAP_UPDATE_ELEM, &attr, sizeof(attr)) < 0)
 		setup_failed("BPF_MAP_UPDATE_ELEM");
 
-	if (!o->no_freeze) {
+	/* --late-write freezes the map itself, once it has pinned its page */
+	if (!o->no_freeze && o->late == LATE_NONE) {
 		memset(&attr, 0, sizeof(attr));
 		attr.map_fd = (uint32_t)fd;
 		if (sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr)) < 0)
@@ -583,6 +647,626 @@ static int create_extra_map(const struct load_opts *o, const struct program *pro
 	return fd;
 }
 
+static uint32_t run_once(int prog_fd);
+
+/* --- BTF beside the signed bytes: --prog-btf ... --core-relo ------------ */
+
+/* The type ids of the BTF that the BTF options pass. */
+enum { RELO_INT = 1, RELO_PROTO, RELO_FUNC, RELO_ENUM };
+
+/* What the BTF options pass: the BTF's fd and the records that refer to it. */
+struct btf_extras {
+	int btf_fd;
+	struct bpf_func_info func;
+	struct bpf_line_info line;
+	struct bpf_core_relo relo;
+};
+
+struct btf_builder {
+	uint32_t types[32];
+	unsigned int nwords;
+	char strs[128];
+	uint32_t slen;
+};
+
+static void btf_word(struct btf_builder *b, uint32_t w)
+{
+	if (b->nwords >= sizeof(b->types) / sizeof(b->types[0])) {
+		fprintf(stderr, "%s: the BTF's types do not fit\n", progname);
+		exit(EXIT_FAILURE);
+	}
+	b->types[b->nwords++] = w;
+}
+
+/* Add S to the string section; return its offset. */
+static uint32_t btf_str(struct btf_builder *b, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	uint32_t off = b->slen;
+
+	if (b->slen + n > sizeof(b->strs)) {
+		fprintf(stderr, "%s: the BTF's strings do not fit\n", progname);
+		exit(EXIT_FAILURE);
+	}
+	memcpy(b->strs + b->slen, s, n);
+	b->slen += (uint32_t)n;
+	return off;
+}
+
+static uint32_t btf_info(unsigned int kind, unsigned int vlen)
+{
+	return (uint32_t)kind << 24 | (vlen & 0xffff);
+}
+
+/*
+ * Load the BTF of the BTF options and fill in the records: int; a
+ * FUNC_PROTO returning it; FUNC hornet_relo of that proto, which the
+ * func_info record puts at insn 0; and enum bpf_cmd { BPF_MAP_CREATE =
+ * PROG_MAGIC }, a local copy of the kernel's enum with the value of the
+ * imm that the relocation targets. The relocation asks for the value of
+ * enumerator 0 ("0") of that enum, as the kernel has it: 0.
+ */
+static void load_relo_btf(const struct program *p, struct btf_extras *x)
+{
+	static uint8_t raw[sizeof(struct btf_header) + sizeof(((struct btf_builder *)0)->types) +
+			   sizeof(((struct btf_builder *)0)->strs)];
+	struct btf_builder b = { .slen = 0 };
+	struct btf_header hdr;
+	uint32_t file_off, line_off, access_off;
+	union bpf_attr attr;
+	size_t types_len;
+
+	btf_str(&b, "");
+	/* [1] int */
+	btf_word(&b, btf_str(&b, "int"));
+	btf_word(&b, btf_info(BTF_KIND_INT, 0));
+	btf_word(&b, 4);
+	btf_word(&b, BTF_INT_SIGNED << 24 | 32);
+	/* [2] int (void) */
+	btf_word(&b, 0);
+	btf_word(&b, btf_info(BTF_KIND_FUNC_PROTO, 0));
+	btf_word(&b, RELO_INT);
+	/* [3] static int hornet_relo(void) */
+	btf_word(&b, btf_str(&b, "hornet_relo"));
+	btf_word(&b, btf_info(BTF_KIND_FUNC, BTF_FUNC_STATIC));
+	btf_word(&b, RELO_PROTO);
+	/* [4] enum bpf_cmd { BPF_MAP_CREATE = PROG_MAGIC }, 4 bytes */
+	btf_word(&b, btf_str(&b, "bpf_cmd"));
+	btf_word(&b, btf_info(BTF_KIND_ENUM, 1));
+	btf_word(&b, 4);
+	btf_word(&b, btf_str(&b, "BPF_MAP_CREATE"));
+	btf_word(&b, (uint32_t)p->insns[p->magic_idx].imm);
+	file_off = btf_str(&b, "hornet_load.c");
+	line_off = btf_str(&b, "r0 ^= PROG_MAGIC");
+	access_off = btf_str(&b, "0");
+
+	types_len = b.nwords * sizeof(b.types[0]);
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.magic = BTF_MAGIC;
+	hdr.version = BTF_VERSION;
+	hdr.hdr_len = sizeof(hdr);
+	hdr.type_off = 0;
+	hdr.type_len = (uint32_t)types_len;
+	hdr.str_off = (uint32_t)types_len;
+	hdr.str_len = b.slen;
+	memcpy(raw, &hdr, sizeof(hdr));
+	memcpy(raw + sizeof(hdr), b.types, types_len);
+	memcpy(raw + sizeof(hdr) + types_len, b.strs, b.slen);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.btf = ptr_to_u64(raw);
+	attr.btf_size = (uint32_t)(sizeof(hdr) + types_len + b.slen);
+	x->btf_fd = (int)sys_bpf(BPF_BTF_LOAD, &attr, sizeof(attr));
+	if (x->btf_fd < 0)
+		setup_failed("BPF_BTF_LOAD of the relocation's BTF");
+
+	memset(&x->func, 0, sizeof(x->func));
+	x->func.insn_off = 0;
+	x->func.type_id = RELO_FUNC;
+	memset(&x->line, 0, sizeof(x->line));
+	x->line.insn_off = 0;
+	x->line.file_name_off = file_off;
+	x->line.line_off = line_off;
+	x->line.line_col = 1u << 10 | 1;	/* line 1, column 1 */
+	memset(&x->relo, 0, sizeof(x->relo));
+	x->relo.insn_off = (uint32_t)(p->magic_idx * sizeof(p->insns[0]));
+	x->relo.type_id = RELO_ENUM;
+	x->relo.access_str_off = access_off;
+	x->relo.kind = BPF_CORE_ENUMVAL_VALUE;
+}
+
+/* Put what O's BTF option passes into ATTR. */
+static void attr_add_btf(hornet_prog_load_attr *attr, const struct load_opts *o,
+			 const struct btf_extras *x)
+{
+	attr->prog_btf_fd = (uint32_t)x->btf_fd;
+	if (o->btf >= BTF_FUNC_INFO) {
+		attr->func_info = ptr_to_u64(&x->func);
+		attr->func_info_rec_size = sizeof(x->func);
+		attr->func_info_cnt = 1;
+	}
+	if (o->btf == BTF_LINE_INFO) {
+		attr->line_info = ptr_to_u64(&x->line);
+		attr->line_info_rec_size = sizeof(x->line);
+		attr->line_info_cnt = 1;
+	}
+	if (o->btf == BTF_CORE_RELO) {
+		attr->core_relos = ptr_to_u64(&x->relo);
+		attr->core_relo_rec_size = sizeof(x->relo);
+		attr->core_relo_cnt = 1;
+	}
+}
+
+/* The program with the relocation applied: its magic patched to 0. */
+static void patched_program(const struct program *p, struct program *out)
+{
+	*out = *p;
+	out->insns[out->magic_idx].imm = 0;
+}
+
+/*
+ * After a successful load with a BTF option: report the kernel's tag and
+ * what the program returns, which tells whether the relocation rewrote it.
+ */
+static void check_loaded_btf(int prog_fd, const struct program *prog,
+			     const uint8_t blob[BLOB_SIZE])
+{
+	struct bpf_prog_info info;
+	struct program patched;
+	union bpf_attr attr;
+	char tag[2 * BPF_TAG_SIZE + 1];
+	uint32_t ret;
+
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = (uint32_t)prog_fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = ptr_to_u64(&info);
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)) < 0)
+		setup_failed("BPF_OBJ_GET_INFO_BY_FD");
+	tag_to_hex(info.tag, tag);
+	printf("kernel_tag=%s\n", tag);
+
+	ret = run_once(prog_fd);
+	patched_program(prog, &patched);
+	printf("run_result=%#010x\n", ret);
+	if (ret == expected_result(prog, blob)) {
+		printf("run=ok\n");
+	} else if (ret == expected_result(&patched, blob)) {
+		printf("run=patched\n");
+	} else {
+		printf("run=bad want=%#010x or %#010x\n", expected_result(prog, blob),
+		       expected_result(&patched, blob));
+		exit(EXIT_FAILURE);
+	}
+}
+
+/* --- a write to a frozen mmapable blob through a pinned page ------------- */
+
+/* The map's mmap()ed value: one page. */
+static long page_size(void)
+{
+	long sz = sysconf(_SC_PAGESIZE);
+
+	return sz > 0 ? sz : 4096;
+}
+
+/* setup_failed(), saying which kernel option an ENOSYS points at. */
+static void late_failed(const char *what, const char *config)
+{
+	if (errno == ENOSYS) {
+		fprintf(stderr, "%s: %s: %s: this kernel was built without %s\n",
+			progname, what, strerror(errno), config);
+		exit(EXIT_FAILURE);
+	}
+	setup_failed(what);
+}
+
+/* An io_uring of one entry, its rings mapped, by raw system calls. */
+struct uring {
+	int fd;
+	uint32_t *sq_head, *sq_tail, *sq_mask, *sq_array;
+	uint32_t *cq_head, *cq_tail, *cq_mask;
+	struct io_uring_sqe *sqes;
+	struct io_uring_cqe *cqes;
+};
+
+static void uring_open(struct uring *u)
+{
+	struct io_uring_params p;
+	size_t sq_len, cq_len;
+	uint8_t *sq, *cq;
+	void *sqes;
+
+	memset(&p, 0, sizeof(p));
+	u->fd = (int)syscall(__NR_io_uring_setup, 1, &p);
+	if (u->fd < 0)
+		late_failed("io_uring_setup", "CONFIG_IO_URING");
+	sq_len = p.sq_off.array + p.sq_entries * sizeof(uint32_t);
+	cq_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	sq = mmap(NULL, sq_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		  u->fd, IORING_OFF_SQ_RING);
+	cq = mmap(NULL, cq_len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_POPULATE,
+		  u->fd, IORING_OFF_CQ_RING);
+	sqes = mmap(NULL, p.sq_entries * sizeof(struct io_uring_sqe), PROT_READ | PROT_WRITE,
+		    MAP_SHARED | MAP_POPULATE, u->fd, IORING_OFF_SQES);
+	if (sq == MAP_FAILED || cq == MAP_FAILED || sqes == MAP_FAILED)
+		setup_failed("mmap of the io_uring");
+	u->sq_head = (uint32_t *)(sq + p.sq_off.head);
+	u->sq_tail = (uint32_t *)(sq + p.sq_off.tail);
+	u->sq_mask = (uint32_t *)(sq + p.sq_off.ring_mask);
+	u->sq_array = (uint32_t *)(sq + p.sq_off.array);
+	u->cq_head = (uint32_t *)(cq + p.cq_off.head);
+	u->cq_tail = (uint32_t *)(cq + p.cq_off.tail);
+	u->cq_mask = (uint32_t *)(cq + p.cq_off.ring_mask);
+	u->cqes = (struct io_uring_cqe *)(cq + p.cq_off.cqes);
+	u->sqes = sqes;
+}
+
+/* Register [ADDR, ADDR + LEN) as fixed buffer 0: pins its pages for writing. */
+static void uring_pin(struct uring *u, void *addr, size_t len)
+{
+	struct iovec iov = { .iov_base = addr, .iov_len = len };
+
+	if (syscall(__NR_io_uring_register, u->fd, IORING_REGISTER_BUFFERS, &iov, 1) < 0)
+		late_failed("IORING_REGISTER_BUFFERS", "CONFIG_IO_URING");
+}
+
+/* Read LEN bytes of FD at offset 0 into fixed buffer 0 at ADDR; the CQE's res. */
+static int uring_read_fixed(struct uring *u, int fd, void *addr, uint32_t len)
+{
+	uint32_t tail = __atomic_load_n(u->sq_tail, __ATOMIC_ACQUIRE);
+	uint32_t idx = tail & *u->sq_mask, head;
+	struct io_uring_sqe *sqe = &u->sqes[idx];
+	int res;
+
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = IORING_OP_READ_FIXED;
+	sqe->fd = fd;
+	sqe->addr = ptr_to_u64(addr);
+	sqe->len = len;
+	sqe->off = 0;
+	sqe->buf_index = 0;
+	u->sq_array[idx] = idx;
+	__atomic_store_n(u->sq_tail, tail + 1, __ATOMIC_RELEASE);
+	if (syscall(__NR_io_uring_enter, u->fd, 1, 1, IORING_ENTER_GETEVENTS, NULL, 0) < 0)
+		setup_failed("io_uring_enter");
+	head = __atomic_load_n(u->cq_head, __ATOMIC_ACQUIRE);
+	if (head == __atomic_load_n(u->cq_tail, __ATOMIC_ACQUIRE)) {
+		fprintf(stderr, "%s: io_uring_enter returned with no completion\n", progname);
+		exit(EXIT_FAILURE);
+	}
+	res = u->cqes[head & *u->cq_mask].res;
+	__atomic_store_n(u->cq_head, head + 1, __ATOMIC_RELEASE);
+	return res;
+}
+
+/*
+ * The late-write child of --late-write vm. It is forked before the blob
+ * exists, so it holds neither the map's fd nor a mapping of it.
+ */
+struct vm_writer {
+	pid_t pid;
+	int to_child;		/* the parent writes the target address, then 'G' */
+	int from_child;		/* the child writes 'P' (pinned) or 'E', then the result */
+};
+
+/* The child's copying thread: process_vm_writev() of the userfaultfd page. */
+struct vm_copy {
+	pid_t target;
+	void *src;		/* on the child's userfaultfd page */
+	uint64_t dst;		/* the blob's page in the parent */
+	long ret;		/* bytes written, or -errno */
+	int done_fd;		/* written when the call returns */
+};
+
+static void *vm_copy_thread(void *arg)
+{
+	struct vm_copy *c = arg;
+	struct iovec local = { .iov_base = c->src, .iov_len = BLOB_SIZE };
+	struct iovec remote = { .iov_base = (void *)(uintptr_t)c->dst, .iov_len = BLOB_SIZE };
+	ssize_t n;
+
+	n = process_vm_writev(c->target, &local, 1, &remote, 1, 0);
+	c->ret = n < 0 ? -errno : (long)n;
+	if (write(c->done_fd, "d", 1) != 1)
+		_exit(3);
+	return NULL;
+}
+
+static void child_write_all(int fd, const void *buf, size_t len)
+{
+	if (write(fd, buf, len) != (ssize_t)len)
+		_exit(3);
+}
+
+static void child_read_all(int fd, void *buf, size_t len)
+{
+	if (read(fd, buf, len) != (ssize_t)len)
+		_exit(3);
+}
+
+/*
+ * The child: wait for the address of the parent's mapped blob; register a
+ * page of its own with a userfaultfd; have a thread write that page's
+ * first BLOB_SIZE bytes into the parent's page. process_vm_writev() pins
+ * the parent's page, then faults on the source: the pin is held until the
+ * fault is answered. Tell the parent 'P' then, answer the fault with
+ * LATE's bytes when the parent says 'G', and report what the call
+ * returned. If the call returns before it faults, report 'E' and that.
+ */
+static void vm_child(int in, int out, const uint8_t late[BLOB_SIZE])
+{
+	long pagesz = page_size();
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg;
+	struct uffdio_copy copy;
+	struct pollfd pfd[2];
+	struct uffd_msg msg;
+	struct vm_copy c;
+	pthread_t thread;
+	uint8_t *src, *fill;
+	int uffd, done[2];
+	char go;
+
+	child_read_all(in, &c.dst, sizeof(c.dst));
+	c.target = getppid();
+	/* non-blocking: poll() reports only an error on a blocking one */
+	uffd = (int)syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api))
+		_exit(4);
+	src = mmap(NULL, pagesz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	fill = mmap(NULL, pagesz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (src == MAP_FAILED || fill == MAP_FAILED)
+		_exit(4);
+	memset(&reg, 0, sizeof(reg));
+	reg.range.start = ptr_to_u64(src);
+	reg.range.len = (uint64_t)pagesz;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg) || pipe(done))
+		_exit(4);
+	c.src = src;
+	c.done_fd = done[1];
+	if (pthread_create(&thread, NULL, vm_copy_thread, &c))
+		_exit(4);
+
+	pfd[0].fd = uffd;
+	pfd[0].events = POLLIN;
+	pfd[1].fd = done[0];
+	pfd[1].events = POLLIN;
+	for (;;) {
+		if (poll(pfd, 2, 10000) <= 0 || (pfd[0].revents & (POLLERR | POLLHUP)))
+			_exit(5);
+		if (pfd[1].revents & POLLIN) {
+			/* process_vm_writev() returned without faulting: a failure */
+			pthread_join(thread, NULL);
+			child_write_all(out, "E", 1);
+			child_write_all(out, &c.ret, sizeof(c.ret));
+			_exit(0);
+		}
+		if (read(uffd, &msg, sizeof(msg)) == sizeof(msg))
+			break;
+		if (errno != EAGAIN)
+			_exit(5);
+	}
+	if (msg.event != UFFD_EVENT_PAGEFAULT)
+		_exit(5);
+	child_write_all(out, "P", 1);
+	child_read_all(in, &go, 1);
+
+	memcpy(fill, late, BLOB_SIZE);
+	memset(&copy, 0, sizeof(copy));
+	copy.dst = ptr_to_u64(src);
+	copy.src = ptr_to_u64(fill);
+	copy.len = (uint64_t)pagesz;
+	if (ioctl(uffd, UFFDIO_COPY, &copy))
+		_exit(6);
+	pthread_join(thread, NULL);
+	child_write_all(out, &c.ret, sizeof(c.ret));
+	_exit(0);
+}
+
+static void vm_writer_start(struct vm_writer *w, const uint8_t late[BLOB_SIZE])
+{
+	int down[2], up[2];
+
+	if (pipe(down) || pipe(up))
+		setup_failed("pipe");
+	w->pid = fork();
+	if (w->pid < 0)
+		setup_failed("fork");
+	if (!w->pid) {
+		close(down[1]);
+		close(up[0]);
+		vm_child(down[0], up[1], late);
+	}
+	close(down[0]);
+	close(up[1]);
+	w->to_child = down[1];
+	w->from_child = up[0];
+	/* Let the child write into this process where Yama would ask for it. */
+#ifdef PR_SET_PTRACER
+	prctl(PR_SET_PTRACER, w->pid, 0, 0, 0);
+#endif
+}
+
+/* The child's status, as a failure of the setup unless it exited 0. */
+static void vm_writer_reap(struct vm_writer *w)
+{
+	int status;
+
+	if (waitpid(w->pid, &status, 0) != w->pid)
+		setup_failed("waitpid");
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "%s: the process_vm_writev() child failed (status %#x)\n",
+			progname, status);
+		exit(EXIT_FAILURE);
+	}
+}
+
+/* Have the child pin the page at ADDR: returns once it holds the pin. */
+static void vm_writer_pin(struct vm_writer *w, void *addr)
+{
+	uint64_t dst = ptr_to_u64(addr);
+	long ret;
+	char what;
+
+	if (write(w->to_child, &dst, sizeof(dst)) != sizeof(dst) ||
+	    read(w->from_child, &what, 1) != 1)
+		setup_failed("talking to the process_vm_writev() child");
+	if (what == 'P')
+		return;
+	if (read(w->from_child, &ret, sizeof(ret)) != sizeof(ret))
+		setup_failed("talking to the process_vm_writev() child");
+	vm_writer_reap(w);
+	errno = (int)-ret;
+	late_failed("process_vm_writev", "CONFIG_CROSS_MEMORY_ATTACH");
+}
+
+/* Let the child's write complete; the bytes it wrote, or -errno. */
+static long vm_writer_finish(struct vm_writer *w)
+{
+	long ret;
+
+	if (write(w->to_child, "G", 1) != 1 ||
+	    read(w->from_child, &ret, sizeof(ret)) != sizeof(ret))
+		setup_failed("talking to the process_vm_writev() child");
+	vm_writer_reap(w);
+	close(w->to_child);
+	close(w->from_child);
+	return ret;
+}
+
+/* A file holding LATE, unlinked, for IORING_OP_READ_FIXED to read. */
+static int late_file(const uint8_t late[BLOB_SIZE])
+{
+	char path[64];
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/hornet_load_late.%d", (int)getpid());
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		setup_failed(path);
+	unlink(path);
+	if (write(fd, late, BLOB_SIZE) != BLOB_SIZE)
+		setup_failed("writing the late bytes");
+	return fd;
+}
+
+/* What the late write needs between the pin and its completion. */
+struct late_pin {
+	struct uring ring;
+	struct vm_writer vm;
+	int src_fd;
+	void *addr;
+};
+
+/*
+ * The blob MAP_FD, mapped writable (and not yet frozen, or the mmap()
+ * would be refused): pin its page for writing as O says, unmap it, which
+ * drops the map's count of writable mappings, and freeze it. The pin
+ * survives.
+ */
+static void late_pin_and_freeze(const struct load_opts *o, int map_fd, struct late_pin *lp)
+{
+	long pagesz = page_size();
+	union bpf_attr attr;
+
+	lp->addr = mmap(NULL, (size_t)pagesz, PROT_READ | PROT_WRITE, MAP_SHARED, map_fd, 0);
+	if (lp->addr == MAP_FAILED)
+		setup_failed("mmap of the blob map");
+	if (o->late == LATE_URING) {
+		uring_pin(&lp->ring, lp->addr, (size_t)pagesz);
+	} else {
+		vm_writer_pin(&lp->vm, lp->addr);
+	}
+	if (munmap(lp->addr, (size_t)pagesz))
+		setup_failed("munmap of the blob map");
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = (uint32_t)map_fd;
+	if (sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr)) < 0)
+		setup_failed("BPF_MAP_FREEZE after munmap() with the page pinned");
+}
+
+/* A BPF_PROG_TEST_RUN in a child process: 0 and the result, or -errno. */
+static int run_apart(int prog_fd, uint32_t *ret)
+{
+	union bpf_attr attr;
+	int p[2], status, err;
+	pid_t pid;
+	struct { int err; uint32_t ret; } res;
+
+	if (pipe(p))
+		setup_failed("pipe");
+	pid = fork();
+	if (pid < 0)
+		setup_failed("fork");
+	if (!pid) {
+		memset(&attr, 0, sizeof(attr));
+		attr.test.prog_fd = (uint32_t)prog_fd;
+		res.err = sys_bpf(BPF_PROG_TEST_RUN, &attr, sizeof(attr)) < 0 ? -errno : 0;
+		res.ret = attr.test.retval;
+		_exit(write(p[1], &res, sizeof(res)) == sizeof(res) ? 0 : 1);
+	}
+	close(p[1]);
+	if (read(p[0], &res, sizeof(res)) != sizeof(res) ||
+	    waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status))
+		setup_failed("the run in a child process");
+	close(p[0]);
+	err = res.err;
+	*ret = res.ret;
+	return err;
+}
+
+/*
+ * After the load (PROG_FD < 0 if refused): complete the write through the
+ * pin, read the map back, and run the program if it loaded.
+ */
+static void late_complete(const struct load_opts *o, struct late_pin *lp, int map_fd,
+			  int prog_fd, const struct program *prog,
+			  const uint8_t blob[BLOB_SIZE], const uint8_t late[BLOB_SIZE])
+{
+	uint8_t now[BLOB_SIZE];
+	union bpf_attr attr;
+	uint32_t key = 0, ret;
+	long moved;
+	int err;
+
+	if (o->late == LATE_URING)
+		moved = uring_read_fixed(&lp->ring, lp->src_fd, lp->addr, BLOB_SIZE);
+	else
+		moved = vm_writer_finish(&lp->vm);
+	printf("late_io=%ld\n", moved);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = (uint32_t)map_fd;
+	attr.key = ptr_to_u64(&key);
+	attr.value = ptr_to_u64(now);
+	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr, sizeof(attr)) < 0)
+		printf("late_write=unknown map_read=%d\n", -errno);
+	else if (!memcmp(now, late, BLOB_SIZE))
+		printf("late_write=landed\n");
+	else if (!memcmp(now, blob, BLOB_SIZE))
+		printf("late_write=none\n");
+	else
+		printf("late_write=other\n");
+
+	if (prog_fd < 0)
+		return;
+	err = run_apart(prog_fd, &ret);
+	if (err) {
+		printf("run=%d\n", err);
+		return;
+	}
+	printf("run_result=%#010x\n", ret);
+	if (ret == expected_result(prog, blob))
+		printf("run=ok\n");
+	else if (ret == expected_result(prog, late))
+		printf("run=late\n");
+	else
+		printf("run=other\n");
+}
+
 static int do_load(const struct load_opts *o)
 {
 	static char log[1 << 16];
@@ -598,6 +1282,9 @@ static int do_load(const struct load_opts *o)
 	unsigned int attr_size;
 	unsigned long long t0, t1;
 	int map_fd, prog_fd, err, fds[2] = { -1, -1 };
+	struct btf_extras btf = { .btf_fd = -1 };
+	struct late_pin lp = { .src_fd = -1 };
+	uint8_t late[BLOB_SIZE];
 
 	build_program_form(&prog, o->form);
 	fill_blob(blob);
@@ -647,11 +1334,28 @@ static int do_load(const struct load_opts *o)
 		}
 	}
 
+	/*
+	 * The late write's means come first: the child of --late-write vm
+	 * is forked before the blob exists, so that it holds no mapping of
+	 * it and no fd for it; the late bytes are the blob's (as the load
+	 * will see it) with byte 0 inverted.
+	 */
+	memcpy(late, blob, BLOB_SIZE);
+	late[0] ^= 0xff;
+	if (o->late == LATE_URING) {
+		uring_open(&lp.ring);
+		lp.src_fd = late_file(late);
+	} else if (o->late == LATE_VM) {
+		vm_writer_start(&lp.vm, late);
+	}
+
 	map_fd = create_blob_map(o, &prog, blob);
 	if (map_fd < 0) {
 		printf("map_create=%d\n", map_fd);
 		return 0;
 	}
+	if (o->late != LATE_NONE)
+		late_pin_and_freeze(o, map_fd, &lp);
 
 	fds[0] = map_fd;
 	if (o->extra_map)
@@ -674,6 +1378,10 @@ static int do_load(const struct load_opts *o)
 	attr.signature = ptr_to_u64(sig_ptr);
 	attr.signature_size = sig_size;
 	attr.keyring_id = o->keyring_id;
+	if (o->btf != BTF_NONE) {
+		load_relo_btf(&prog, &btf);
+		attr_add_btf(&attr, o, &btf);
+	}
 	if (o->verifier_log) {
 		attr.log_level = 1;
 		attr.log_buf = ptr_to_u64(log);
@@ -692,12 +1400,28 @@ static int do_load(const struct load_opts *o)
 	predict_tag(&prog, tag);
 	tag_to_hex(tag, tag_hex);
 	printf("tag=%s\n", tag_hex);
+	if (o->btf == BTF_CORE_RELO) {
+		struct program patched;
+		char patched_hex[2 * BPF_TAG_SIZE + 1];
+
+		patched_program(&prog, &patched);
+		predict_tag(&patched, tag);
+		tag_to_hex(tag, patched_hex);
+		printf("patched_tag=%s\n", patched_hex);
+	}
 	fflush(stdout);
 	if (o->verifier_log && log[0])
 		fprintf(stderr, "%s", log);
 
-	if (prog_fd >= 0) {
+	if (o->late != LATE_NONE) {
+		late_complete(o, &lp, map_fd, prog_fd, &prog, blob, late);
+		fflush(stdout);
+	} else if (prog_fd >= 0 && o->btf != BTF_NONE) {
+		check_loaded_btf(prog_fd, &prog, blob);
+	} else if (prog_fd >= 0) {
 		check_loaded(prog_fd, &prog, blob, tag_hex);
+	}
+	if (prog_fd >= 0) {
 		if (o->hold) {
 			printf("held=1\n");
 			fflush(stdout);
@@ -709,6 +1433,10 @@ static int do_load(const struct load_opts *o)
 	close(map_fd);
 	if (fds[1] >= 0)
 		close(fds[1]);
+	if (btf.btf_fd >= 0)
+		close(btf.btf_fd);
+	if (lp.src_fd >= 0)
+		close(lp.src_fd);
 	free(sig);
 	return 0;
 }
@@ -1060,7 +1788,8 @@ static int cmd_load(int argc, char **argv)
 		OPT_FLIP_BLOB, OPT_TRUNCATE, OPT_SIG_SIZE, OPT_BAD_SIG_PTR,
 		OPT_NO_FREEZE, OPT_HASH_MAP, OPT_EXTRA_MAP, OPT_EXTRA_BTF, OPT_HOLD, OPT_EXCLUSIVE,
 		OPT_OLD_ATTR, OPT_VERIFIER_LOG, OPT_EXCLUSIVE_OTHER, OPT_SPARSE, OPT_NO_MAP,
-		OPT_MAP_BY_FD, OPT_PLAIN, OPT_MAX
+		OPT_MAP_BY_FD, OPT_PLAIN, OPT_PROG_BTF, OPT_FUNC_INFO, OPT_LINE_INFO,
+		OPT_CORE_RELO, OPT_MMAPABLE, OPT_LATE_WRITE, OPT_MAX
 	};
 	static const struct option longopts[] = {
 		{ "sig", required_argument, NULL, OPT_SIG },
@@ -1085,6 +1814,12 @@ static int cmd_load(int argc, char **argv)
 		{ "no-map", no_argument, NULL, OPT_NO_MAP },
 		{ "map-by-fd", no_argument, NULL, OPT_MAP_BY_FD },
 		{ "plain", no_argument, NULL, OPT_PLAIN },
+		{ "prog-btf", no_argument, NULL, OPT_PROG_BTF },
+		{ "func-info", no_argument, NULL, OPT_FUNC_INFO },
+		{ "line-info", no_argument, NULL, OPT_LINE_INFO },
+		{ "core-relo", no_argument, NULL, OPT_CORE_RELO },
+		{ "mmapable", no_argument, NULL, OPT_MMAPABLE },
+		{ "late-write", required_argument, NULL, OPT_LATE_WRITE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1189,6 +1924,27 @@ static int cmd_load(int argc, char **argv)
 		case OPT_PLAIN:
 			o.plain = true;
 			break;
+		case OPT_PROG_BTF:
+		case OPT_FUNC_INFO:
+		case OPT_LINE_INFO:
+		case OPT_CORE_RELO:
+			if (o.btf != BTF_NONE)
+				usage_error("give one of --prog-btf, --func-info, --line-info and --core-relo%s", "");
+			o.btf = c == OPT_PROG_BTF ? BTF_PROG_BTF :
+				c == OPT_FUNC_INFO ? BTF_FUNC_INFO :
+				c == OPT_LINE_INFO ? BTF_LINE_INFO : BTF_CORE_RELO;
+			break;
+		case OPT_MMAPABLE:
+			o.mmapable = true;
+			break;
+		case OPT_LATE_WRITE:
+			if (!strcmp(optarg, "uring"))
+				o.late = LATE_URING;
+			else if (!strcmp(optarg, "vm"))
+				o.late = LATE_VM;
+			else
+				usage_error("--late-write takes uring or vm, not '%s'", optarg);
+			break;
 		}
 	}
 	if (optind != argc)
@@ -1206,6 +1962,13 @@ static int cmd_load(int argc, char **argv)
 		usage_error("give one of --no-map and --map-by-fd%s", "");
 	if (o.unsigned_load && (o.truncate >= 0 || o.sig_size >= 0 || o.bad_sig_ptr))
 		usage_error("--unsigned passes no signature to change%s", "");
+	if (o.late != LATE_NONE && !o.mmapable)
+		usage_error("--late-write needs --mmapable%s", "");
+	if (o.mmapable && o.hash_map)
+		usage_error("--mmapable makes an array map, not --hash-map%s", "");
+	if (o.late != LATE_NONE &&
+	    (o.no_freeze || o.hold || o.form != FORM_FD_ARRAY || o.btf != BTF_NONE))
+		usage_error("--late-write takes none of --no-freeze, --hold, --no-map, --map-by-fd and the BTF options%s", "");
 	if (o.plain && o.exclusive)
 		usage_error("--plain and --exclusive%s contradict each other",
 			    o.exclusive_other ? "-other" : "");
