@@ -15,6 +15,9 @@
 #                        freeze, a blob with a past or split in two, a run
 #                        steered to other maps, a second run
 #   hornet_pkey_verify   checks one raw signature with one key (KEYCTL_PKEY_VERIFY)
+#   hornet_kr_race       loads hornet_load's program with a keyring of its own,
+#                        and changes the keyring while the kernel's first write
+#                        to the verifier log waits on a userfaultfd
 # and signs the test payload with the keys of $(ROOT)/build/keys (made by
 # keys/mkkeys) into $(ROOT)/build/tests/hornet/*.p7s. The signatures, the
 # payload, the DER certificates and each certificate's subject key id are
@@ -47,7 +50,7 @@ endif
 endif
 
 PROGS := hornet_load audit_listen hornet_write hornet_keyctl hornet_uapi_offsets nocap \
-	hornet_seal hornet_attack hornet_pkey_verify
+	hornet_seal hornet_attack hornet_pkey_verify hornet_kr_race
 HEADERS := $(wildcard $(SRC)/*.h) $(ROOT)/tests/vm/guest/btf_walk.h
 
 # The test signatures, one per line: NAME := SIGNERS DIGEST OPTIONS, where
@@ -110,6 +113,10 @@ $(BIN)/hornet_load: $(GEN)/hornet_load.o $(GEN)/sha1.o $(GEN)/sha256.o | $(BIN)
 	$(Q)$(CC) $(LDFLAGS) -pthread -o $@ $^
 
 $(BIN)/hornet_attack: $(GEN)/hornet_attack.o $(GEN)/sha256.o | $(BIN)
+	$(call say,LD,$(@F))
+	$(Q)$(CC) $(LDFLAGS) -pthread -o $@ $^
+
+$(BIN)/hornet_kr_race: $(GEN)/hornet_kr_race.o $(GEN)/sha1.o $(GEN)/sha256.o | $(BIN)
 	$(call say,LD,$(@F))
 	$(Q)$(CC) $(LDFLAGS) -pthread -o $@ $^
 
