@@ -17,6 +17,7 @@
 #include <keys/system_keyring.h>
 #include <linux/assoc_array.h>
 #include <linux/bpf.h>
+#include <linux/btf.h>
 #include <linux/cred.h>
 #include <linux/err.h>
 #include <linux/filter.h>
@@ -416,6 +417,36 @@ void hornet_keyring_judge(int cmd, const union bpf_attr *attr, bool kernel)
 }
 
 /**
+ * hornet_btfs_chosen - whether a program uses a BTF object its caller chose
+ * @prog: the program, after the verifier
+ *
+ * An ld_imm64 of a kernel symbol (BPF_PSEUDO_BTF_ID) names its BTF by an
+ * fd in the instruction, and a kfunc call by an index into fd_array past
+ * fd_array_cnt; the verifier writes the symbol's or the function's
+ * address, looked up by a name in that BTF, into the instruction. The
+ * signature covers the fd number, not the object the caller put behind
+ * it. Only vmlinux's BTF, which no fd names, is the kernel's own choice.
+ *
+ * Return: true if @prog uses a BTF object other than vmlinux's, or a
+ * kfunc of a module.
+ */
+static bool hornet_btfs_chosen(const struct bpf_prog *prog)
+{
+	const struct bpf_prog_aux *aux = prog->aux;
+	u32 i;
+
+	if (aux->kfunc_btf_tab)
+		return true;
+	for (i = 0; i < aux->used_btf_cnt; i++) {
+		const struct btf *btf = aux->used_btfs[i].btf;
+
+		if (!btf_is_kernel(btf) || btf_is_module(btf))
+			return true;
+	}
+	return false;
+}
+
+/**
  * hornet_payload_vec - lay out a signed load's payload from its bound maps
  * @prog: the program, after the verifier; its maps cannot change any more
  * @pending: what the start of the load kept: the instructions as given,
@@ -425,8 +456,9 @@ void hornet_keyring_judge(int cmd, const union bpf_attr *attr, bool kernel)
  *
  * Return:
  * * %HORNET_OK		- @vec holds the payload
- * * %HORNET_BADMAP	- the program uses a map fd_array does not name, or
- *			  a map that is not a frozen single-element array
+ * * %HORNET_BADMAP	- the program uses a map fd_array does not name, a
+ *			  map that is not a frozen single-element array, or
+ *			  a BTF object its caller chose
  * * %HORNET_ERROR	- out of memory
  */
 enum hornet_verdict hornet_payload_vec(struct bpf_prog *prog,
@@ -444,7 +476,7 @@ enum hornet_verdict hornet_payload_vec(struct bpf_prog *prog,
 	if (!v || (cnt && !blobs))
 		goto out;
 	verdict = HORNET_BADMAP;
-	if (hornet_describe_maps(prog, cnt, blobs) ||
+	if (hornet_btfs_chosen(prog) || hornet_describe_maps(prog, cnt, blobs) ||
 	    hornet_payload_build(v, pending->insns, pending->insn_cnt, blobs,
 				 cnt))
 		goto out;
