@@ -532,7 +532,8 @@ int hornet_bpf(int cmd, union bpf_attr *attr, unsigned int size, bool kernel)
  * @task: the task being freed
  *
  * A BPF_PROG_LOAD that failed before Hornet's load hook leaves its judged
- * keyring in the task's blob; the task's next bpf() call drops it, or this.
+ * keyring in the task's blob; the task's next bpf() call from userspace
+ * drops it, or this.
  */
 void hornet_task_free(struct task_struct *task)
 {

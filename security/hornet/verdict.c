@@ -394,8 +394,11 @@ void hornet_keyring_forget(struct hornet_task *task)
  * to vouch stays so: its restriction cannot be lifted, it can only be
  * given keys the restriction accepts, and the reference keeps its serial
  * from naming another keyring. The load's check takes the judgment with
- * hornet_pending_new(); the next bpf() call of the task, or its end,
- * drops one that no load took.
+ * hornet_pending_new(); the task's next bpf() call from userspace, or
+ * its end, drops one that no load took. Should a BPF LSM program skip
+ * this hook (fmod_ret on security_bpf), the load finds no judgment and
+ * fails, or finds a stale one for another keyring, which on 7.3 does not
+ * match the keyring the core used.
  */
 void hornet_keyring_judge(int cmd, const union bpf_attr *attr, bool kernel)
 {
