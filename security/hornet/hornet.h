@@ -295,6 +295,7 @@ struct hornet_map {
  * @keyring_verdict: how that load's keyring was judged when the bpf()
  *		     call began
  * @keyring: for %HORNET_OK above, the keyring, with a reference
+ * @keyring_id: the keyring_id that was judged
  *
  * Only the task itself reads and writes its blob.
  */
@@ -304,6 +305,7 @@ struct hornet_task {
 	bool judged;
 	enum hornet_verdict keyring_verdict;
 	struct key *keyring;
+	s32 keyring_id;
 };
 
 extern bool hornet_enabled;

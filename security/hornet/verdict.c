@@ -397,8 +397,7 @@ void hornet_keyring_forget(struct hornet_task *task)
  * hornet_pending_new(); the task's next bpf() call from userspace, or
  * its end, drops one that no load took. Should a BPF LSM program skip
  * this hook (fmod_ret on security_bpf), the load finds no judgment and
- * fails, or finds a stale one for another keyring, which on 7.3 does not
- * match the keyring the core used.
+ * fails, also when it finds a stale judgment of another keyring_id.
  */
 void hornet_keyring_judge(int cmd, const union bpf_attr *attr, bool kernel)
 {
@@ -416,6 +415,7 @@ void hornet_keyring_judge(int cmd, const union bpf_attr *attr, bool kernel)
 				       &task->keyring);
 	if (task->keyring_verdict != HORNET_OK)
 		task->keyring = NULL;
+	task->keyring_id = attr->keyring_id;
 	task->judged = true;
 }
 
@@ -506,7 +506,8 @@ out:
  * * %HORNET_OK		- @pending is set
  * * %HORNET_BADATTR	- the load carries BTF info or relocations
  * * %HORNET_BADMAP	- fd_array_cnt names more than one map
- * * %HORNET_ERROR	- out of memory, or the keyring was not judged
+ * * %HORNET_ERROR	- out of memory, or the keyring was not judged as
+ *			  the call began
  */
 enum hornet_verdict hornet_pending_new(const union bpf_attr *attr,
 				       const struct bpf_prog *prog,
@@ -532,7 +533,7 @@ enum hornet_verdict hornet_pending_new(const union bpf_attr *attr,
 		kfree(p);
 		return HORNET_ERROR;
 	}
-	if (!task->judged) {
+	if (!task->judged || task->keyring_id != attr->keyring_id) {
 		kvfree(p->insns);
 		kfree(p);
 		return HORNET_ERROR;
