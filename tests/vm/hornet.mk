@@ -92,7 +92,7 @@ all: $(addprefix $(BIN)/,$(PROGS)) \
 	$(DATA)/payload.bin $(DATA)/seal-extra-map.p7s \
 	$(DATA)/attack-loader.p7s $(DATA)/attack-writer.p7s $(DATA)/attack-dummy.p7s \
 	$(DATA)/attack-spawner.p7s $(DATA)/build-nomap.p7s $(DATA)/build-mapfd.p7s \
-	$(DATA)/build-insns.p7s $(DATA)/build+team-sha1.p7s \
+	$(DATA)/build-insns.p7s $(DATA)/build-ksym.p7s $(DATA)/build+team-sha1.p7s \
 	$(DATA)/revoked.sig $(DATA)/payload.sha256 \
 	$(DATA)/forged.der $(DATA)/forged.p7s $(DATA)/forged.skid
 
@@ -180,6 +180,9 @@ $(DATA)/seal-extra-map.p7s: $(GEN)/seal-payload.bin $(KEY_FILES) | $(DATA)
 # signed by the build key, for the verdict table's rows from upstream's
 # signed_loader selftests (signed_no_fd_array, signed_map_by_fd_rejected,
 # signed_sparse_fd_array_rejected) and a signature that leaves the blob out.
+# And hornet_load's --ksym-btf program, its instructions (which name a
+# kernel symbol by a BTF fd) and the blob's value, for
+# hornet_signed_ksym_btf_chosen_by_caller_refused.
 $(GEN)/nomap-payload.bin: $(BIN)/hornet_load | $(GEN)
 	$(call say,GEN,$(@F))
 	$(Q)$(BIN)/hornet_load payload --no-map $@
@@ -189,7 +192,10 @@ $(GEN)/mapfd-payload.bin: $(BIN)/hornet_load | $(GEN)
 $(GEN)/insns-payload.bin: $(BIN)/hornet_load | $(GEN)
 	$(call say,GEN,$(@F))
 	$(Q)$(BIN)/hornet_load payload --insns-only $@
-$(DATA)/build-nomap.p7s $(DATA)/build-mapfd.p7s $(DATA)/build-insns.p7s: $(DATA)/build-%.p7s: $(GEN)/%-payload.bin $(KEY_FILES) | $(DATA)
+$(GEN)/ksym-payload.bin: $(BIN)/hornet_load | $(GEN)
+	$(call say,GEN,$(@F))
+	$(Q)$(BIN)/hornet_load payload --ksym-btf $@
+$(DATA)/build-nomap.p7s $(DATA)/build-mapfd.p7s $(DATA)/build-insns.p7s $(DATA)/build-ksym.p7s: $(DATA)/build-%.p7s: $(GEN)/%-payload.bin $(KEY_FILES) | $(DATA)
 	$(call say,SIGN,$(@F))
 	$(Q)$(OPENSSL) cms -sign -binary -outform DER -in $< -out $@.tmp \
 		-md sha256 -nocerts -noattr -signer $(KEYS)/build.crt -inkey $(KEYS)/build.key

@@ -58,16 +58,23 @@ enum { EXIT_USAGE = 2 };
  * How a program reaches the blob: as a light skeleton's loader does, by
  * index into fd_array; not at all (it returns its magic); or by a map fd
  * written into its instructions, MAP_BY_FD_NUM, with no fd_array.
+ * FORM_KSYM_BTF reaches it as FORM_FD_ARRAY does, and also reads 4 bytes
+ * of a kernel symbol named by an ld_imm64 BPF_PSEUDO_BTF_ID of type id
+ * KSYM_VAR_ID in the BTF object at fd KSYM_BTF_FD_NUM.
  */
-enum prog_form { FORM_FD_ARRAY, FORM_NO_MAP, FORM_MAP_BY_FD };
+enum prog_form { FORM_FD_ARRAY, FORM_NO_MAP, FORM_MAP_BY_FD, FORM_KSYM_BTF };
 
 #define MAP_BY_FD_NUM	201
+#define KSYM_BTF_FD_NUM	202
+/* The VAR's type id in the BTF of --ksym-name: [1] int, [2] the VAR. */
+#define KSYM_VAR_ID	2
 
 struct program {
 	struct bpf_insn insns[32];
 	unsigned int cnt;
 	unsigned int magic_idx;
 	bool uses_blob;
+	bool reads_ksym;
 };
 
 static const char *progname = "hornet_load";
@@ -75,7 +82,7 @@ static const char *progname = "hornet_load";
 static void usage(FILE *f)
 {
 	fprintf(f,
-"Usage: hornet_load payload [--no-map | --map-by-fd | --insns-only] OUT\n"
+"Usage: hornet_load payload [--no-map | --map-by-fd | --ksym-btf | --insns-only] OUT\n"
 "       hornet_load layout\n"
 "       hornet_load load (--sig FILE | --unsigned) [OPTIONS]\n"
 "       hornet_load race --sig FILE --rounds N\n"
@@ -85,7 +92,8 @@ static void usage(FILE *f)
 "payload  write the bytes a signature covers (instructions, then the blob\n"
 "         map's value) to OUT; with --no-map or --map-by-fd, those\n"
 "         programs' instructions alone (no map is in their fd_array);\n"
-"         with --insns-only, this program's instructions alone\n"
+"         with --ksym-btf, that program's instructions and the blob's\n"
+"         value; with --insns-only, this program's instructions alone\n"
 "layout   print the payload's layout: insn_bytes=N blob_bytes=N\n"
 "         magic_imm_byte=N (a byte that can be flipped while the program\n"
 "         stays valid)\n"
@@ -112,8 +120,8 @@ static void usage(FILE *f)
 "         instructions: from a SHA-1, or a SHA-256 on Linux 6.18 and\n"
 "         later); after a successful\n"
 "         load, check the kernel's tag, run the program once and print\n"
-"         run=ok (the BTF options and --late-write print what they say\n"
-"         instead)\n"
+"         run=ok (the BTF options, --ksym-btf and --late-write print\n"
+"         what they say instead)\n"
 "\n"
 "Load options:\n"
 "  --sig FILE         detached PKCS#7 signature (DER) to pass\n"
@@ -151,6 +159,21 @@ static void usage(FILE *f)
 "                     magic), with no fd_array\n"
 "  --map-by-fd        load a program that names the blob by fd %d in its\n"
 "                     instructions, with no fd_array\n"
+"  --ksym-btf         load a program that reads the blob as usual and also\n"
+"                     4 bytes of a kernel symbol: an ld_imm64\n"
+"                     BPF_PSEUDO_BTF_ID of type id %d in the BTF object at\n"
+"                     fd %d (its two immediates are signed; the verifier\n"
+"                     writes the symbol's address over them), then a\n"
+"                     4-byte read through it xored into the result. Needs\n"
+"                     --ksym-name. After a successful load, check the\n"
+"                     kernel's tag, run the program once and print\n"
+"                     kernel_tag=HEX, run_result=0xN and ksym_read=0xN\n"
+"                     (the 4 bytes read, little-endian: the result xor\n"
+"                     what the program returns without the read)\n"
+"  --ksym-name NAME   with --ksym-btf: the BTF put at fd %d, made here:\n"
+"                     [1] int, [2] a global VAR named NAME of type [1];\n"
+"                     the verifier reads the symbol kallsyms finds\n"
+"                     under NAME (a C identifier)\n"
 "  --old-attr         pass the attr size of a 6.12 binary, which ends\n"
 "                     before fd_array_cnt\n"
 "  --prog-btf         pass a program BTF (prog_btf_fd), and nothing that\n"
@@ -195,7 +218,8 @@ static void usage(FILE *f)
 "  -h, --help         show this help\n"
 "\n"
 "Exit status: 0 when the load's result was printed, 1 when setting it up\n"
-"failed, 2 on bad usage.\n", MAP_BY_FD_NUM, PROG_MAGIC);
+"failed, 2 on bad usage.\n", MAP_BY_FD_NUM, KSYM_VAR_ID, KSYM_BTF_FD_NUM,
+		KSYM_BTF_FD_NUM, PROG_MAGIC);
 }
 
 static void usage_error(const char *fmt, const char *arg)
@@ -274,7 +298,10 @@ static void emit(struct program *p, uint8_t code, uint8_t dst, uint8_t src,
  * In FORM_FD_ARRAY the blob is reached the way a light skeleton's loader
  * reaches its data: a ld_imm64 of the value of map fd_array[0]. In
  * FORM_MAP_BY_FD the ld_imm64 names fd MAP_BY_FD_NUM itself. A
- * FORM_NO_MAP program reads no blob: r0 = 0 ^ PROG_MAGIC.
+ * FORM_NO_MAP program reads no blob: r0 = 0 ^ PROG_MAGIC. A FORM_KSYM_BTF
+ * program is the FORM_FD_ARRAY one that, before it exits, also does
+ * r0 ^= *(u32 *)ksym, ksym being the ld_imm64 BPF_PSEUDO_BTF_ID of type
+ * KSYM_VAR_ID in the BTF at fd KSYM_BTF_FD_NUM.
  */
 static void build_program_form(struct program *p, enum prog_form form)
 {
@@ -282,6 +309,7 @@ static void build_program_form(struct program *p, enum prog_form form)
 
 	p->cnt = 0;
 	p->uses_blob = form != FORM_NO_MAP;
+	p->reads_ksym = form == FORM_KSYM_BTF;
 	if (form == FORM_NO_MAP) {
 		emit(p, BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0);
 		p->magic_idx = p->cnt;
@@ -305,7 +333,19 @@ static void build_program_form(struct program *p, enum prog_form form)
 	emit(p, BPF_ALU64 | BPF_XOR | BPF_X, BPF_REG_0, BPF_REG_1, 0, 0);
 	p->magic_idx = p->cnt;
 	emit(p, BPF_ALU | BPF_XOR | BPF_K, BPF_REG_0, 0, 0, PROG_MAGIC);
+	if (form == FORM_KSYM_BTF) {
+		emit(p, BPF_LD | BPF_IMM | BPF_DW, BPF_REG_1, BPF_PSEUDO_BTF_ID, 0, KSYM_VAR_ID);
+		emit(p, 0, 0, 0, 0, KSYM_BTF_FD_NUM);	/* second half: the BTF's fd */
+		emit(p, BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, BPF_REG_1, 0, 0);
+		emit(p, BPF_ALU64 | BPF_XOR | BPF_X, BPF_REG_0, BPF_REG_1, 0, 0);
+	}
 	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+}
+
+/* Whether FORM binds the blob through fd_array, as a light skeleton does. */
+static bool form_uses_fd_array(enum prog_form form)
+{
+	return form == FORM_FD_ARRAY || form == FORM_KSYM_BTF;
 }
 
 static void build_program(struct program *p)
@@ -313,7 +353,11 @@ static void build_program(struct program *p)
 	build_program_form(p, FORM_FD_ARRAY);
 }
 
-/* What the program returns for this blob, with its magic as loaded. */
+/*
+ * What the program returns for this blob, with its magic as loaded; for
+ * a FORM_KSYM_BTF program, what it returns before the symbol's 4 bytes
+ * are xored in.
+ */
 static uint32_t expected_result(const struct program *p, const uint8_t blob[BLOB_SIZE])
 {
 	uint64_t x = 0, w;
@@ -400,15 +444,17 @@ static int cmd_payload(int argc, char **argv)
 		form = FORM_NO_MAP;
 	else if (argc == 3 && !strcmp(argv[1], "--map-by-fd"))
 		form = FORM_MAP_BY_FD;
+	else if (argc == 3 && !strcmp(argv[1], "--ksym-btf"))
+		form = FORM_KSYM_BTF;
 	else if (argc == 3 && !strcmp(argv[1], "--insns-only"))
 		insns_only = true;
 	else if (argc != 2)
-		usage_error("payload takes [--no-map | --map-by-fd | --insns-only] OUT%s", "");
+		usage_error("payload takes [--no-map | --map-by-fd | --ksym-btf | --insns-only] OUT%s", "");
 	out = argv[argc - 1];
 	build_program_form(&prog, form);
 	fill_blob(blob);
 	/* only a blob bound through fd_array is part of what is signed */
-	blob_len = form == FORM_FD_ARRAY && !insns_only ? BLOB_SIZE : 0;
+	blob_len = form_uses_fd_array(form) && !insns_only ? BLOB_SIZE : 0;
 
 	if (snprintf(tmp, sizeof(tmp), "%s.tmp", out) >= (int)sizeof(tmp))
 		usage_error("path too long: %s", out);
@@ -472,6 +518,7 @@ struct load_opts {
 	bool plain;
 	bool sparse;
 	enum prog_form form;
+	const char *ksym_name;
 	bool old_attr;
 	bool verifier_log;
 	enum btf_part btf;
@@ -773,6 +820,107 @@ static void load_relo_btf(const struct program *p, struct btf_extras *x)
 	x->relo.type_id = RELO_ENUM;
 	x->relo.access_str_off = access_off;
 	x->relo.kind = BPF_CORE_ENUMVAL_VALUE;
+}
+
+/* The longest name --ksym-name takes: it fits the builder's strings. */
+#define KSYM_NAME_MAX	100
+
+/*
+ * The BTF of --ksym-name: [1] int, [2] a global VAR named NAME of type
+ * [1] (KSYM_VAR_ID), which the verifier looks up in kallsyms by its name.
+ * Return its fd.
+ */
+static int load_ksym_btf(const char *name)
+{
+	static uint8_t raw[sizeof(struct btf_header) + sizeof(((struct btf_builder *)0)->types) +
+			   sizeof(((struct btf_builder *)0)->strs)];
+	struct btf_builder b = { .slen = 0 };
+	struct btf_header hdr;
+	union bpf_attr attr;
+	size_t types_len;
+	int fd;
+
+	btf_str(&b, "");
+	/* [1] int */
+	btf_word(&b, btf_str(&b, "int"));
+	btf_word(&b, btf_info(BTF_KIND_INT, 0));
+	btf_word(&b, 4);
+	btf_word(&b, BTF_INT_SIGNED << 24 | 32);
+	/* [2] int NAME, global: struct btf_type, then struct btf_var */
+	btf_word(&b, btf_str(&b, name));
+	btf_word(&b, btf_info(BTF_KIND_VAR, 0));
+	btf_word(&b, 1);
+	btf_word(&b, BTF_VAR_GLOBAL_ALLOCATED);
+
+	types_len = b.nwords * sizeof(b.types[0]);
+	memset(&hdr, 0, sizeof(hdr));
+	hdr.magic = BTF_MAGIC;
+	hdr.version = BTF_VERSION;
+	hdr.hdr_len = sizeof(hdr);
+	hdr.type_off = 0;
+	hdr.type_len = (uint32_t)types_len;
+	hdr.str_off = (uint32_t)types_len;
+	hdr.str_len = b.slen;
+	memcpy(raw, &hdr, sizeof(hdr));
+	memcpy(raw + sizeof(hdr), b.types, types_len);
+	memcpy(raw + sizeof(hdr) + types_len, b.strs, b.slen);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.btf = ptr_to_u64(raw);
+	attr.btf_size = (uint32_t)(sizeof(hdr) + types_len + b.slen);
+	fd = (int)sys_bpf(BPF_BTF_LOAD, &attr, sizeof(attr));
+	if (fd < 0)
+		setup_failed("BPF_BTF_LOAD of the --ksym-name BTF");
+	return fd;
+}
+
+/* Whether S is a C identifier that --ksym-name takes. */
+static bool valid_ksym_name(const char *s)
+{
+	size_t n = strlen(s), i;
+
+	if (n == 0 || n > KSYM_NAME_MAX || (s[0] >= '0' && s[0] <= '9'))
+		return false;
+	for (i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_'))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * After a successful --ksym-btf load: the kernel's tag must be that of the
+ * instructions as signed (it is taken before the verifier writes the
+ * symbol's address into them); report what the program returns and the 4
+ * bytes of the symbol it read.
+ */
+static void check_loaded_ksym(int prog_fd, const struct program *prog,
+			      const uint8_t blob[BLOB_SIZE], const char *want_tag)
+{
+	struct bpf_prog_info info;
+	union bpf_attr attr;
+	char tag[2 * BPF_TAG_SIZE + 1];
+	uint32_t ret;
+
+	memset(&info, 0, sizeof(info));
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = (uint32_t)prog_fd;
+	attr.info.info_len = sizeof(info);
+	attr.info.info = ptr_to_u64(&info);
+	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)) < 0)
+		setup_failed("BPF_OBJ_GET_INFO_BY_FD");
+	tag_to_hex(info.tag, tag);
+	printf("kernel_tag=%s\n", tag);
+	if (strcmp(tag, want_tag) != 0) {
+		fprintf(stderr, "%s: the kernel's tag is %s, expected %s\n", progname, tag, want_tag);
+		exit(EXIT_FAILURE);
+	}
+	ret = run_once(prog_fd);
+	printf("run_result=%#010x\n", ret);
+	printf("ksym_read=%#010x\n", ret ^ expected_result(prog, blob));
 }
 
 /* Put what O's BTF option passes into ATTR. */
@@ -1281,7 +1429,7 @@ static int do_load(const struct load_opts *o)
 	const void *sig_ptr = NULL;
 	unsigned int attr_size;
 	unsigned long long t0, t1;
-	int map_fd, prog_fd, err, fds[2] = { -1, -1 };
+	int map_fd, prog_fd, err, fds[2] = { -1, -1 }, ksym_btf_fd = -1;
 	struct btf_extras btf = { .btf_fd = -1 };
 	struct late_pin lp = { .src_fd = -1 };
 	uint8_t late[BLOB_SIZE];
@@ -1368,8 +1516,16 @@ static int do_load(const struct load_opts *o)
 		close(map_fd);
 		map_fd = MAP_BY_FD_NUM;
 	}
+	if (o->form == FORM_KSYM_BTF) {
+		int fd = load_ksym_btf(o->ksym_name);
+
+		if (dup2(fd, KSYM_BTF_FD_NUM) < 0)
+			setup_failed("dup2");
+		close(fd);
+		ksym_btf_fd = KSYM_BTF_FD_NUM;
+	}
 	syscall_prog_attr(&attr, &prog, o->prog_name);
-	if (o->form == FORM_FD_ARRAY) {
+	if (form_uses_fd_array(o->form)) {
 		attr.fd_array = ptr_to_u64(fds);
 		attr.fd_array_cnt = o->extra_map || o->extra_btf ? 2 : 1;
 		if (o->sparse)
@@ -1418,6 +1574,8 @@ static int do_load(const struct load_opts *o)
 		fflush(stdout);
 	} else if (prog_fd >= 0 && o->btf != BTF_NONE) {
 		check_loaded_btf(prog_fd, &prog, blob);
+	} else if (prog_fd >= 0 && o->form == FORM_KSYM_BTF) {
+		check_loaded_ksym(prog_fd, &prog, blob, tag_hex);
 	} else if (prog_fd >= 0) {
 		check_loaded(prog_fd, &prog, blob, tag_hex);
 	}
@@ -1435,6 +1593,8 @@ static int do_load(const struct load_opts *o)
 		close(fds[1]);
 	if (btf.btf_fd >= 0)
 		close(btf.btf_fd);
+	if (ksym_btf_fd >= 0)
+		close(ksym_btf_fd);
 	if (lp.src_fd >= 0)
 		close(lp.src_fd);
 	free(sig);
@@ -1789,7 +1949,7 @@ static int cmd_load(int argc, char **argv)
 		OPT_NO_FREEZE, OPT_HASH_MAP, OPT_EXTRA_MAP, OPT_EXTRA_BTF, OPT_HOLD, OPT_EXCLUSIVE,
 		OPT_OLD_ATTR, OPT_VERIFIER_LOG, OPT_EXCLUSIVE_OTHER, OPT_SPARSE, OPT_NO_MAP,
 		OPT_MAP_BY_FD, OPT_PLAIN, OPT_PROG_BTF, OPT_FUNC_INFO, OPT_LINE_INFO,
-		OPT_CORE_RELO, OPT_MMAPABLE, OPT_LATE_WRITE, OPT_MAX
+		OPT_CORE_RELO, OPT_MMAPABLE, OPT_LATE_WRITE, OPT_KSYM_BTF, OPT_KSYM_NAME, OPT_MAX
 	};
 	static const struct option longopts[] = {
 		{ "sig", required_argument, NULL, OPT_SIG },
@@ -1820,6 +1980,8 @@ static int cmd_load(int argc, char **argv)
 		{ "core-relo", no_argument, NULL, OPT_CORE_RELO },
 		{ "mmapable", no_argument, NULL, OPT_MMAPABLE },
 		{ "late-write", required_argument, NULL, OPT_LATE_WRITE },
+		{ "ksym-btf", no_argument, NULL, OPT_KSYM_BTF },
+		{ "ksym-name", required_argument, NULL, OPT_KSYM_NAME },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -1921,6 +2083,14 @@ static int cmd_load(int argc, char **argv)
 		case OPT_MAP_BY_FD:
 			o.form = FORM_MAP_BY_FD;
 			break;
+		case OPT_KSYM_BTF:
+			o.form = FORM_KSYM_BTF;
+			break;
+		case OPT_KSYM_NAME:
+			if (!valid_ksym_name(optarg))
+				usage_error("bad --ksym-name '%s'", optarg);
+			o.ksym_name = optarg;
+			break;
 		case OPT_PLAIN:
 			o.plain = true;
 			break;
@@ -1955,11 +2125,16 @@ static int cmd_load(int argc, char **argv)
 		usage_error("--extra-map and --extra-btf both want fd_array[1]%s", "");
 	if (seen[OPT_EXCLUSIVE - OPT_SIG] && o.exclusive_other)
 		usage_error("give one of --exclusive and --exclusive-other%s", "");
-	if (o.form != FORM_FD_ARRAY &&
+	if (!form_uses_fd_array(o.form) &&
 	    (o.sparse || o.extra_map || o.extra_btf || o.exclusive))
 		usage_error("--no-map and --map-by-fd pass no fd_array to change%s", "");
-	if (seen[OPT_NO_MAP - OPT_SIG] && seen[OPT_MAP_BY_FD - OPT_SIG])
-		usage_error("give one of --no-map and --map-by-fd%s", "");
+	if (seen[OPT_NO_MAP - OPT_SIG] + seen[OPT_MAP_BY_FD - OPT_SIG] +
+	    seen[OPT_KSYM_BTF - OPT_SIG] > 1)
+		usage_error("give one of --no-map, --map-by-fd and --ksym-btf%s", "");
+	if ((o.form == FORM_KSYM_BTF) != (o.ksym_name != NULL))
+		usage_error("--ksym-btf and --ksym-name go together%s", "");
+	if (o.form == FORM_KSYM_BTF && o.btf != BTF_NONE)
+		usage_error("--ksym-btf takes none of the BTF options%s", "");
 	if (o.unsigned_load && (o.truncate >= 0 || o.sig_size >= 0 || o.bad_sig_ptr))
 		usage_error("--unsigned passes no signature to change%s", "");
 	if (o.late != LATE_NONE && !o.mmapable)
@@ -1968,14 +2143,14 @@ static int cmd_load(int argc, char **argv)
 		usage_error("--mmapable makes an array map, not --hash-map%s", "");
 	if (o.late != LATE_NONE &&
 	    (o.no_freeze || o.hold || o.form != FORM_FD_ARRAY || o.btf != BTF_NONE))
-		usage_error("--late-write takes none of --no-freeze, --hold, --no-map, --map-by-fd and the BTF options%s", "");
+		usage_error("--late-write takes none of --no-freeze, --hold, --no-map, --map-by-fd, --ksym-btf and the BTF options%s", "");
 	if (o.plain && o.exclusive)
 		usage_error("--plain and --exclusive%s contradict each other",
 			    o.exclusive_other ? "-other" : "");
 	/* Where the BPF core checks signatures, a signed loader's blob is
 	 * exclusive to it, as a light skeleton makes it there.
 	 */
-	if (o.sig_file && o.form == FORM_FD_ARRAY && !o.plain &&
+	if (o.sig_file && form_uses_fd_array(o.form) && !o.plain &&
 	    core_checks_signatures())
 		o.exclusive = true;
 	return do_load(&o);
