@@ -32,7 +32,9 @@
  *   update_batch   BPF_MAP_UPDATE_BATCH of the same value
  *   obj_get        BPF_OBJ_GET of the blob, pinned by its owner at PIN_PATH
  *                  (the pin itself needs the owner's fd, and is allowed)
- *   mmap_write     a writable shared mmap of the blob (it is mmapable)
+ *   mmap_write     a writable shared mmap of the blob: a frozen map refuses
+ *                  it first (EPERM), an unfrozen one because a blob is not
+ *                  mmapable (EINVAL): a signed load refuses a mmapable blob
  *   freeze         BPF_MAP_FREEZE of the blob, as if to start over: a
  *                  frozen map has no write access left to freeze, so EPERM
  *   run            BPF_PROG_TEST_RUN of the loader
@@ -366,8 +368,7 @@ static int cmd_run(const char *loader_sig_path, const char *writer_sig_path,
 	writer_sig_len = read_sig(writer_sig_path, writer_sig, sizeof(writer_sig));
 	dummy_sig_len = read_sig(dummy_sig_path, dummy_sig, sizeof(dummy_sig));
 
-	blob_fd = blob_map_create_flags("attack_blob", blob, BLOB_SIZE, freeze,
-					BPF_F_MMAPABLE);
+	blob_fd = blob_map_create_flags("attack_blob", blob, BLOB_SIZE, freeze, 0);
 	if (blob_fd < 0) {
 		errno = -blob_fd;
 		die("blob map");
