@@ -615,13 +615,11 @@ static int create_blob_map(const struct load_opts *o, const struct program *prog
 }
 
 /* After a successful load: the kernel's tag must be ours, the result right. */
-static void check_loaded(int prog_fd, const struct program *prog,
-			 const uint8_t blob[BLOB_SIZE], const char *want_tag)
+/* The tag the kernel gave the program PROG_FD, in hex. */
+static void kernel_tag_hex(int prog_fd, char hex[2 * BPF_TAG_SIZE + 1])
 {
 	struct bpf_prog_info info;
 	union bpf_attr attr;
-	char tag[2 * BPF_TAG_SIZE + 1];
-	uint32_t want;
 
 	memset(&info, 0, sizeof(info));
 	memset(&attr, 0, sizeof(attr));
@@ -630,7 +628,17 @@ static void check_loaded(int prog_fd, const struct program *prog,
 	attr.info.info = ptr_to_u64(&info);
 	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)) < 0)
 		setup_failed("BPF_OBJ_GET_INFO_BY_FD");
-	tag_to_hex(info.tag, tag);
+	tag_to_hex(info.tag, hex);
+}
+
+static void check_loaded(int prog_fd, const struct program *prog,
+			 const uint8_t blob[BLOB_SIZE], const char *want_tag)
+{
+	union bpf_attr attr;
+	char tag[2 * BPF_TAG_SIZE + 1];
+	uint32_t want;
+
+	kernel_tag_hex(prog_fd, tag);
 	if (strcmp(tag, want_tag) != 0) {
 		fprintf(stderr, "%s: the kernel's tag is %s, expected %s\n", progname, tag, want_tag);
 		exit(EXIT_FAILURE);
@@ -900,19 +908,10 @@ static bool valid_ksym_name(const char *s)
 static void check_loaded_ksym(int prog_fd, const struct program *prog,
 			      const uint8_t blob[BLOB_SIZE], const char *want_tag)
 {
-	struct bpf_prog_info info;
-	union bpf_attr attr;
 	char tag[2 * BPF_TAG_SIZE + 1];
 	uint32_t ret;
 
-	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = (uint32_t)prog_fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = ptr_to_u64(&info);
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)) < 0)
-		setup_failed("BPF_OBJ_GET_INFO_BY_FD");
-	tag_to_hex(info.tag, tag);
+	kernel_tag_hex(prog_fd, tag);
 	printf("kernel_tag=%s\n", tag);
 	if (strcmp(tag, want_tag) != 0) {
 		fprintf(stderr, "%s: the kernel's tag is %s, expected %s\n", progname, tag, want_tag);
@@ -959,20 +958,11 @@ static void patched_program(const struct program *p, struct program *out)
 static void check_loaded_btf(int prog_fd, const struct program *prog,
 			     const uint8_t blob[BLOB_SIZE])
 {
-	struct bpf_prog_info info;
 	struct program patched;
-	union bpf_attr attr;
 	char tag[2 * BPF_TAG_SIZE + 1];
 	uint32_t ret;
 
-	memset(&info, 0, sizeof(info));
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = (uint32_t)prog_fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = ptr_to_u64(&info);
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)) < 0)
-		setup_failed("BPF_OBJ_GET_INFO_BY_FD");
-	tag_to_hex(info.tag, tag);
+	kernel_tag_hex(prog_fd, tag);
 	printf("kernel_tag=%s\n", tag);
 
 	ret = run_once(prog_fd);
