@@ -10,9 +10,11 @@
  * PCR 8 is an ima-buf entry of Hornet's whose record is in its exact
  * form; the state records run from seq=1, before any load, each in the
  * policy's mode and within its keyrings (and, when the policy wants the
- * lock, end locked with nothing after a locked one); and every admitted
+ * lock, end locked with nothing after a locked one); every admitted
  * load is verified, by an accepted signer (and, when the policy names its
- * key, by that key, in a version 2 record), through an accepted keyring.
+ * key, by that key, in a version 2 record), through an accepted keyring;
+ * and no entry outside PCR 8 whose template digest covers its data has a
+ * field that is a Hornet event name ("hornet-..." and its NUL).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -237,6 +239,25 @@ static bool buffer_digest_ok(const unsigned char *dng, size_t dng_len, const uns
 	return ok;
 }
 
+/* Whether some field of @e's data, split by this file's own rules, is a
+ * NUL-terminated "hornet-..." name. */
+static bool names_hornet(const struct entry *e)
+{
+	const unsigned char *p = e->data, *end = e->data + e->data_len;
+	uint32_t l;
+
+	while (end - p >= 4) {
+		l = le32(p);
+		p += 4;
+		if ((size_t)(end - p) < l)
+			return false;
+		if (l > 7 && !memcmp(p, "hornet-", 7) && memchr(p, '\0', l) == p + l - 1)
+			return true;
+		p += l;
+	}
+	return false;
+}
+
 /* What a passing verdict promises, read again from the list. */
 static void reread(const unsigned char *list, size_t len, int allowed_kr, bool need_lock,
 		   bool need_key)
@@ -252,8 +273,14 @@ static void reread(const unsigned char *list, size_t len, int allowed_kr, bool n
 	int locked, allowed, n, version;
 
 	while ((q = next_entry(q, end, &e))) {
-		if (e.pcr != HORNET_PCR)
+		if (e.pcr != HORNET_PCR) {
+			unsigned char md[32];
+
+			SHA256(e.data, e.data_len, md);
+			CHECK(!memcmp(e.digest, zero, 32) || memcmp(e.digest, md, 32) ||
+			      !names_hornet(&e));
 			continue;
+		}
 		CHECK(memcmp(e.digest, zero, 32));
 		CHECK(e.tname_len == 7 && !memcmp(e.tname, "ima-buf", 7));
 		CHECK(three_fields(&e, f, fl));

@@ -3,7 +3,7 @@
 # UndefinedBehaviorSanitizer runs ak, quote and verify over the fixtures,
 # the passing case and every kind of refusal, without a report.
 source "$(dirname "$0")/lib.sh"
-SAN_BUILD=$ROOT/build/hornet-attest-san
+SAN_BUILD=${HA_SAN_BUILD:-$ROOT/build/hornet-attest-san}
 make -s -C "$ROOT/tools/hornet-attest" O="$SAN_BUILD" SAN=1 >&2 || fail "cannot build with sanitizers"
 HA=$SAN_BUILD/hornet-attest
 source "$ROOT/tests/host/hornet-attest/lib.sh"
@@ -75,17 +75,19 @@ san 1 "$HA" verify --ak "$tmp/b.ak.pem" --nonce "$NONCE" --policy "$tmp/policy" 
 
 # What a host may hide: a renamed template, a violation and another
 # component's event in Hornet's PCR, a spell in off, a user keyring, a
-# state after the lock; and a policy with keyrings and the lock.
+# state after the lock, Hornet's records in PCRs 10 and 11 (in three
+# templates); and a policy with keyrings and the lock.
 sed -e 's/seq=2 mode=enforce keyrings=builtin,secondary locked=1/seq=2 mode=off keyrings=builtin,user locked=0/' \
 	-e "s/keyring=builtin/keyring=user/" "$tmp/spec" >"$tmp/spec-hide"
 { cat "$tmp/spec-hide"; echo "violationbuf 8 hornet-state version=1 seq=3 mode=enforce keyrings=builtin locked=1"
-  echo "buf 8 selinux-state enforcing=1"; } >"$tmp/spec-hide2"
+  echo "buf 8 selinux-state enforcing=1"; echo "buf 10 hornet-state version=1 seq=1 mode=audit keyrings=none locked=0"
+  echo "ng 11 hornet-load"; echo "nbuf 10 hornet-load version=1 x"; } >"$tmp/spec-hide2"
 host c "$tmp/spec-hide2" --template 6:ima-bux
 san 0 "$HA" quote --tcti "$TCTI_c" --nonce "$NONCE" --ima-list "$tmp/c.list" --out "$tmp/b5"
 { cat "$tmp/policy"; echo "keyrings builtin,secondary,platform"; echo "lock require"; } >"$tmp/p5"
 san 1 "$HA" verify --ak "$tmp/c.ak.pem" --nonce "$NONCE" --policy "$tmp/p5" "$tmp/b5"
 cp "$tmp/out" "$tmp/b5.reasons"
-[ "$(wc -l <"$tmp/b5.reasons")" -ge 6 ] || { cat "$tmp/b5.reasons" >&2; fail "want six reasons or more"; }
+[ "$(wc -l <"$tmp/b5.reasons")" -ge 9 ] || { cat "$tmp/b5.reasons" >&2; fail "want nine reasons or more"; }
 sed "s/^/  /" "$tmp/b5.reasons"
 truncate -s $((257 << 20)) "$tmp/huge"
 san 1 "$HA" "${V[@]}" "$tmp/huge"

@@ -13,9 +13,10 @@ TAG=0123456789abcdef
 PAYLOAD=aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55
 eval "$(sed -n '/^good_spec() {/,/^}/p' "$HA_TESTS/lib.sh")"
 
-FUZZ_BUILD=$ROOT/build/fuzz
-make -s -C "$ROOT/tests/fuzz" O="$FUZZ_BUILD" >&2 || fail "cannot build the fuzz targets"
+FUZZ_BUILD=${HA_FUZZ_BUILD:-$ROOT/build/fuzz}
 F=$FUZZ_BUILD/hornet_attest_verify_fuzz
+# Only this target: lskel_parse_fuzz is lskel-sign's, with a test of its own.
+make -s -C "$ROOT/tests/fuzz" O="$FUZZ_BUILD" "$F" >&2 || fail "cannot build the fuzz target"
 seeds=$FUZZ_BUILD/ha-seeds
 rm -rf "$seeds"
 mkdir -p "$seeds" "$FUZZ_BUILD/ha-corpus"
@@ -37,6 +38,8 @@ seed user 02 "$tmp/spec-user"
 seed user-refused 00 "$tmp/spec-user"
 seed off 00 "$tmp/spec-off"
 seed renamed 00 "$tmp/spec" --template 3:ima-bux
+sed 's/^buf 8 hornet-load \(.*verdict=unsigned\)/buf 10 hornet-load \1/' "$tmp/spec" >"$tmp/spec-elsewhere"
+seed elsewhere 00 "$tmp/spec-elsewhere"
 KEY=5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f
 sed "s/version=1 \(mode=enforce verdict=ok .*skid=$SKID\) keyring/version=2 \1 spki=$KEY keyring/" \
 	"$tmp/spec" >"$tmp/spec-key"
@@ -59,6 +62,7 @@ expect_eq "the signer's key named, and in the record" "$(reasons key)" 0
 expect_eq "the signer's key named, a version 1 record" "$(reasons key-v1)" 1
 expect_eq "the signer's key named, another key in the record" "$(reasons key-other)" 1
 expect_eq "a renamed template" "$(reasons renamed)" 1
+expect_eq "a Hornet record in PCR 10" "$(reasons elsewhere)" 1
 
 fuzz "$F" "${HA_FUZZ_SECONDS:-60}" -max_len=4096 "$FUZZ_BUILD/ha-corpus" "$seeds"
 echo "PASS ($fuzz_runs runs)"

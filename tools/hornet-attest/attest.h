@@ -111,6 +111,8 @@ bool ha_ima_digest_ok(const struct ha_ima_entry *ent);
 /* 1 when the d-ng digest of a three-field (ima-buf) entry is that of its
  * buffer; -1 for an algorithm OpenSSL does not know or a wrong shape. */
 int ha_ima_buf_digest_ok(const struct ha_ima_entry *ent);
+/* Field @i (0-based, below ent->nfields) of the template data. */
+void ha_ima_field(const struct ha_ima_entry *ent, size_t i, const unsigned char **p, size_t *len);
 /* Extends @pcr with @ent as the kernel extended the TPM's PCR. */
 void ha_ima_extend(unsigned char pcr[HA_SHA256_LEN], const struct ha_ima_entry *ent);
 

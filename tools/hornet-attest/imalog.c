@@ -151,6 +151,22 @@ int ha_ima_buf_digest_ok(const struct ha_ima_entry *ent)
 	return ok;
 }
 
+void ha_ima_field(const struct ha_ima_entry *ent, size_t i, const unsigned char **p, size_t *len)
+{
+	size_t off = 0;
+	uint32_t l;
+
+	/* parse_fields() checked the lengths of all ent->nfields fields. */
+	for (;;) {
+		l = get_le32(ent->data + off);
+		if (!i--)
+			break;
+		off += 4 + (size_t)l;
+	}
+	*p = ent->data + off + 4;
+	*len = l;
+}
+
 void ha_ima_extend(unsigned char pcr[HA_SHA256_LEN], const struct ha_ima_entry *ent)
 {
 	unsigned char in[2 * HA_SHA256_LEN];

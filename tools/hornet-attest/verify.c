@@ -8,8 +8,9 @@
  *   4 TPMS_ATTEST is a TPM-made quote by that key over the given nonce
  *   5 the quote covers sha256 PCR N (Hornet's) and PCR 10 (IMA's)
  *   6 the list's digests hold and the list replays to the quoted PCRs
- *   7 every quoted entry in PCR N is a readable Hornet record, and the
- *     records satisfy the policy
+ *   7 every quoted entry in PCR N is a readable Hornet record, no entry
+ *     in another PCR carries a Hornet event name, and the records satisfy
+ *     the policy
  *
  * Checks 1 to 6 stop at the first step that fails: nothing after it could be
  * trusted. Check 7 reports every violation.
@@ -202,10 +203,41 @@ static int pcr_digest(const TPMS_PCR_SELECTION *sel, unsigned char pcrs[][HA_SHA
 	return ok ? 0 : -1;
 }
 
-/* Where an entry starts in the list, and its number. */
+/*
+ * Where an entry starts in the list, and its number: an entry of Hornet's
+ * PCR, or one of another PCR that carries a Hornet event name (@elsewhere;
+ * @covered when the quote selects its PCR).
+ */
 struct entry_at {
 	size_t offset, idx;
+	bool elsewhere, covered;
 };
+
+#define HORNET_EVENT_PREFIX "hornet-"
+
+/*
+ * Whether a field of @ent's template data is a Hornet event name: a
+ * NUL-terminated string that starts with "hornet-", as IMA writes an event
+ * name (n-ng, or n of a template other than the legacy one), in whatever
+ * field the template puts it. Hornet's records are hornet-load and
+ * hornet-state; every name Hornet uses starts so. @shown gets it, printable.
+ */
+static bool hornet_event(const struct ha_ima_entry *ent, char *shown, size_t size)
+{
+	const size_t plen = sizeof(HORNET_EVENT_PREFIX) - 1;
+	const unsigned char *p;
+	size_t i, len;
+
+	for (i = 0; i < ent->nfields; i++) {
+		ha_ima_field(ent, i, &p, &len);
+		if (len > plen && !memcmp(p, HORNET_EVENT_PREFIX, plen) &&
+		    memchr(p, '\0', len) == p + len - 1) {
+			printable((const char *)p, shown, size);
+			return true;
+		}
+	}
+	return false;
+}
 
 /*
  * Check 6: the list is what the quoted PCRs say, in one pass over it. IMA
@@ -220,6 +252,8 @@ static int check_list(const unsigned char *list, size_t list_len, const TPMS_ATT
 		      unsigned hornet_pcr, size_t *quoted, struct entry_at **hornet, size_t *nhornet,
 		      struct report *rep)
 {
+	char shown[64];
+	bool elsewhere;
 	const TPMS_PCR_SELECTION *sel = &att->attested.quote.pcrSelect.pcrSelections[0];
 	const TPM2B_DIGEST *want = &att->attested.quote.pcrDigest;
 	unsigned char pcrs[MAX_PCRS][HA_SHA256_LEN], digest[HA_SHA256_LEN];
@@ -245,7 +279,14 @@ static int check_list(const unsigned char *list, size_t list_len, const TPMS_ATT
 		if (!ent.violation && !ha_ima_digest_ok(&ent))
 			reason(rep, "measurement list entry %zu: template digest does not match its template data",
 			       ent.idx);
-		if (ent.pcr == hornet_pcr) {
+		/*
+		 * A Hornet event name counts only where the template digest
+		 * covers it: not in a violation, nor in an entry whose digest
+		 * fails (which fails the host here already).
+		 */
+		elsewhere = ent.pcr != hornet_pcr && !ent.violation && rep->n == before &&
+			    hornet_event(&ent, shown, sizeof(shown));
+		if (ent.pcr == hornet_pcr || elsewhere) {
 			if (*nhornet == cap) {
 				cap = cap ? 2 * cap : 64;
 				grown = realloc(*hornet, cap * sizeof(**hornet));
@@ -256,6 +297,8 @@ static int check_list(const unsigned char *list, size_t list_len, const TPMS_ATT
 				*hornet = grown;
 			}
 			(*hornet)[*nhornet].offset = ent.offset;
+			(*hornet)[*nhornet].elsewhere = elsewhere;
+			(*hornet)[*nhornet].covered = selected(sel, ent.pcr);
 			(*hornet)[(*nhornet)++].idx = ent.idx;
 		}
 		if (rep->n != before || !selected(sel, ent.pcr) || want->size != HA_SHA256_LEN)
@@ -349,8 +392,15 @@ static void check_load(const struct ha_ima_entry *ent, const struct ha_load_reco
 
 /*
  * Check 7: every quoted entry of Hornet's PCR is one of Hornet's records,
- * and they satisfy the policy. A host that is root chooses the template
- * names and the event names it lists: neither decides what is judged.
+ * no entry of the list in another PCR is one, and they satisfy the policy.
+ * A host that is root chooses the template names and the event names it
+ * lists: neither decides what is judged. It may also extend Hornet's PCR
+ * itself with a clean history while the kernel's records, routed by IMA's
+ * policy, sit in another PCR: those fail the host wherever they are, as the
+ * template digest covers their event name. An entry of a PCR the quote does
+ * not select is not authenticated (the host could have left it out), so it
+ * never helps a host; but a Hornet record there fails it all the same: an
+ * honest host routed as it must be never lists one.
  */
 static void check_policy(const unsigned char *list, size_t list_len, size_t quoted,
 			 const struct entry_at *hornet, size_t nhornet,
@@ -378,8 +428,15 @@ static void check_policy(const unsigned char *list, size_t list_len, size_t quot
 			reason(rep, "malformed measurement list: %s", e.msg);
 			return;
 		}
+		if (hornet[i].elsewhere) {
+			hornet_event(&ent, shown, sizeof(shown));
+			reason(rep, "measurement list entry %zu: Hornet's event '%s' in PCR %u%s, not in Hornet's PCR %u",
+			       ent.idx, shown, (unsigned)ent.pcr,
+			       hornet[i].covered ? "" : " (which the quote does not cover)", in->hornet_pcr);
+			continue;
+		}
 		if (ent.idx > quoted)
-			break;
+			continue;
 		if (ent.violation) {
 			reason(rep, "measurement list entry %zu: a violation (all-zero digest) in Hornet's PCR %u",
 			       ent.idx, in->hornet_pcr);

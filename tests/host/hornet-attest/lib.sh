@@ -1,6 +1,6 @@
 # Shared by tests/host/hornet_attest_*.sh; sourced after tests/host/lib.sh.
 # shellcheck shell=bash
-HA_BUILD=$ROOT/build/hornet-attest
+HA_BUILD=${HA_BUILD:-$ROOT/build/hornet-attest}
 HA=${HA:-$HA_BUILD/hornet-attest}
 HA_TESTS=$ROOT/tests/host/hornet-attest
 PCR_EXTEND=$HA_BUILD/tests/pcr-extend

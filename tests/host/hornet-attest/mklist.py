@@ -14,6 +14,9 @@ SPEC has one entry a line, '#' comments:
   ng PCR NAME            an ima-ng entry (file data digest made up)
   violation PCR NAME     an ima-ng entry listed as a violation
   violationbuf PCR NAME TEXT  an ima-buf entry listed as a violation
+  nbuf PCR NAME TEXT     ima-buf's three fields with the name first
+                         (n-ng, d-ng, buf), as a custom template
+                         "n-ng|d-ng|buf" lists them
 --drop N leaves entry N (1-based) out of LIST but not out of EXTENDS;
 --tamper N changes the last byte of entry N's data in LIST but keeps its
 template digest; --unextended N leaves entry N out of EXTENDS only (as IMA
@@ -32,7 +35,7 @@ def field(b):
 
 
 def entry(kind, pcr, name, text):
-    if kind in ('buf', 'badbuf', 'hashbuf', 'violationbuf'):
+    if kind in ('buf', 'badbuf', 'hashbuf', 'violationbuf', 'nbuf'):
         buf = text.encode()
         d = b'sha256:\0' + hashlib.sha256(buf).digest()
         if kind == 'badbuf':
@@ -40,6 +43,8 @@ def entry(kind, pcr, name, text):
         if kind == 'hashbuf':
             buf = hashlib.sha256(buf).digest()
         data = field(d) + field(name.encode() + b'\0') + field(buf)
+        if kind == 'nbuf':
+            data = field(name.encode() + b'\0') + field(d) + field(buf)
         tname = b'ima-buf'
     elif kind in ('ng', 'violation'):
         d = b'sha256:\0' + hashlib.sha256(name.encode()).digest()
