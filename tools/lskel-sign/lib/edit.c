@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE	/* sync_file_range() */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,63 +15,30 @@
 #include <unistd.h>
 
 #include "lskel_header.h"
+#include "text.h"
 
 /* Escapes per line of the literal: 19 * 4 + the splice fits in 80 columns. */
 #define BYTES_PER_LINE 19
-
-struct out {
-	char *p;
-	size_t len, cap;
-	bool oom;
-};
-
-static void out_put(struct out *o, const char *s, size_t n)
-{
-	if (o->oom)
-		return;
-	if (o->cap - o->len < n + 1) {
-		size_t cap = o->cap ? o->cap : 1024;
-		char *q;
-
-		while (cap - o->len < n + 1)
-			cap *= 2;
-		q = realloc(o->p, cap);
-		if (!q) {
-			o->oom = true;
-			return;
-		}
-		o->p = q;
-		o->cap = cap;
-	}
-	memcpy(o->p + o->len, s, n);
-	o->len += n;
-	o->p[o->len] = '\0';
-}
-
-static void out_str(struct out *o, const char *s)
-{
-	out_put(o, s, strlen(s));
-}
 
 /*
  * "\<newline>\x30\x82...\<newline>...\xNN" with both quotes: every byte as a
  * two-digit hex escape, so that no escape can run into the next character.
  */
-static void out_literal(struct out *o, const unsigned char *b, size_t n)
+static void out_literal(struct lskel_out *o, const unsigned char *b, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
 	char esc[4] = { '\\', 'x', 0, 0 };
 	size_t i;
 
-	out_str(o, "\"\\\n");
+	lskel_out_str(o, "\"\\\n");
 	for (i = 0; i < n; i++) {
 		esc[2] = hex[b[i] >> 4];
 		esc[3] = hex[b[i] & 15];
-		out_put(o, esc, 4);
+		lskel_out_put(o, esc, 4);
 		if ((i + 1) % BYTES_PER_LINE == 0 && i + 1 < n)
-			out_str(o, "\\\n");
+			lskel_out_str(o, "\\\n");
 	}
-	out_str(o, "\"");
+	lskel_out_str(o, "\"");
 }
 
 char *lskel_render_block(const unsigned char *sig, size_t sig_len,
@@ -78,50 +46,50 @@ char *lskel_render_block(const unsigned char *sig, size_t sig_len,
 			 bool keyring_runtime, int32_t keyring_id, size_t *len)
 {
 	const char *indent = "\t";
-	struct out o = { 0 };
+	struct lskel_out o = { 0 };
 	char num[32];
 
 	/*
 	 * A block of its own, so that opts_sig[] is declared at the start of
 	 * one and -Wdeclaration-after-statement has nothing to say.
 	 */
-	out_str(&o, indent);
-	out_str(&o, LSKEL_MARK_BEGIN "\n");
-	out_str(&o, indent);
-	out_str(&o, "{\n");
-	out_str(&o, indent);
-	out_str(&o, "\t/* PKCS#7 signature of the loader's insns || data; see lskel-sign(1). */\n");
-	out_str(&o, indent);
-	out_str(&o, "\tstatic const char opts_sig[] __attribute__((__aligned__(8))) = ");
+	lskel_out_str(&o, indent);
+	lskel_out_str(&o, LSKEL_MARK_BEGIN "\n");
+	lskel_out_str(&o, indent);
+	lskel_out_str(&o, "{\n");
+	lskel_out_str(&o, indent);
+	lskel_out_str(&o, "\t/* PKCS#7 signature of the loader's insns || data; see lskel-sign(1). */\n");
+	lskel_out_str(&o, indent);
+	lskel_out_str(&o, "\tstatic const char opts_sig[] __attribute__((__aligned__(8))) = ");
 	out_literal(&o, sig, sig_len);
-	out_str(&o, ";\n");
+	lskel_out_str(&o, ";\n");
 	/* Only a signed block has one; bpftool -S writes none. */
 	if (excl && sig_len) {
-		out_str(&o, indent);
-		out_str(&o, "\tstatic const char opts_excl_hash[] __attribute__((__aligned__(8))) = ");
+		lskel_out_str(&o, indent);
+		lskel_out_str(&o, "\tstatic const char opts_excl_hash[] __attribute__((__aligned__(8))) = ");
 		out_literal(&o, excl, excl_len);
-		out_str(&o, ";\n");
+		lskel_out_str(&o, ";\n");
 	}
-	out_str(&o, "\n");
-	out_str(&o, indent);
-	out_str(&o, "\topts.signature = (void *)opts_sig;\n");
-	out_str(&o, indent);
-	out_str(&o, "\topts.signature_sz = sizeof(opts_sig) - 1;\n");
+	lskel_out_str(&o, "\n");
+	lskel_out_str(&o, indent);
+	lskel_out_str(&o, "\topts.signature = (void *)opts_sig;\n");
+	lskel_out_str(&o, indent);
+	lskel_out_str(&o, "\topts.signature_sz = sizeof(opts_sig) - 1;\n");
 	if (excl && sig_len) {
-		out_str(&o, indent);
-		out_str(&o, "\topts.excl_prog_hash = (void *)opts_excl_hash;\n");
-		out_str(&o, indent);
-		out_str(&o, "\topts.excl_prog_hash_sz = sizeof(opts_excl_hash) - 1;\n");
+		lskel_out_str(&o, indent);
+		lskel_out_str(&o, "\topts.excl_prog_hash = (void *)opts_excl_hash;\n");
+		lskel_out_str(&o, indent);
+		lskel_out_str(&o, "\topts.excl_prog_hash_sz = sizeof(opts_excl_hash) - 1;\n");
 	}
-	out_str(&o, indent);
+	lskel_out_str(&o, indent);
 	snprintf(num, sizeof(num), "%ld", (long)keyring_id);
-	out_str(&o, "\topts.keyring_id = ");
-	out_str(&o, keyring_runtime ? "skel->keyring_id" : num);
-	out_str(&o, ";\n");
-	out_str(&o, indent);
-	out_str(&o, "}\n");
-	out_str(&o, indent);
-	out_str(&o, LSKEL_MARK_END "\n");
+	lskel_out_str(&o, "\topts.keyring_id = ");
+	lskel_out_str(&o, keyring_runtime ? "skel->keyring_id" : num);
+	lskel_out_str(&o, ";\n");
+	lskel_out_str(&o, indent);
+	lskel_out_str(&o, "}\n");
+	lskel_out_str(&o, indent);
+	lskel_out_str(&o, LSKEL_MARK_END "\n");
 	if (o.oom) {
 		free(o.p);
 		return NULL;
@@ -131,34 +99,15 @@ char *lskel_render_block(const unsigned char *sig, size_t sig_len,
 }
 
 /*
- * A literal as bpftool itself writes one: a zero byte as "\0", any other
- * as a hex escape, and a line broken before it would pass 78 columns. In
- * upstream's form the signature is rewritten this way, so that a header
- * signed again with the same bytes is the file bpftool wrote.
+ * A literal as bpftool itself writes one. In upstream's form the signature
+ * is rewritten this way, so that a header signed again with the same bytes
+ * is the file bpftool wrote.
  */
-static void out_literal_bpftool(struct out *o, const unsigned char *b, size_t n)
+static void out_literal_bpftool(struct lskel_out *o, const unsigned char *b, size_t n)
 {
-	static const char hex[] = "0123456789abcdef";
-	char esc[4] = { '\\', 'x', 0, 0 };
-	size_t i, col = 0, w;
-
-	out_str(o, "\"\\\n");
-	for (i = 0; i < n; i++) {
-		w = b[i] ? 4 : 2;
-		col += w;
-		if (col > 78) {
-			out_str(o, "\\\n");
-			col = w;
-		}
-		if (!b[i]) {
-			out_str(o, "\\0");
-			continue;
-		}
-		esc[2] = hex[b[i] >> 4];
-		esc[3] = hex[b[i] & 15];
-		out_put(o, esc, 4);
-	}
-	out_str(o, "\"");
+	lskel_out_str(o, "\"\\\n");
+	lskel_out_bpftool_hex(o, b, n);
+	lskel_out_str(o, "\"");
 }
 
 int lskel_edit_sign(const struct lskel_header *h, const unsigned char *sig,
@@ -170,7 +119,7 @@ int lskel_edit_sign(const struct lskel_header *h, const unsigned char *sig,
 	ed->text = h->text;
 	ed->len = h->len;
 	if (h->sig_state == LSKEL_SIGNED_UPSTREAM) {
-		struct out o = { 0 };
+		struct lskel_out o = { 0 };
 
 		/* Upstream's own statements keep pointing at opts_sig[]. */
 		out_literal_bpftool(&o, sig, sig_len);
@@ -612,4 +561,74 @@ void lskel_close_file(struct lskel_file *f)
 {
 	free(f->p);
 	memset(f, 0, sizeof(*f));
+}
+
+/* ---- Text built in memory (text.h) ---- */
+
+void lskel_out_put(struct lskel_out *o, const void *s, size_t n)
+{
+	if (o->oom)
+		return;
+	if (o->cap - o->len < n + 1) {
+		size_t cap = o->cap ? o->cap : 1024;
+		char *q;
+
+		while (cap - o->len < n + 1)
+			cap *= 2;
+		q = realloc(o->p, cap);
+		if (!q) {
+			o->oom = true;
+			return;
+		}
+		o->p = q;
+		o->cap = cap;
+	}
+	memcpy(o->p + o->len, s, n);
+	o->len += n;
+	o->p[o->len] = '\0';
+}
+
+void lskel_out_str(struct lskel_out *o, const char *s)
+{
+	lskel_out_put(o, s, strlen(s));
+}
+
+void lskel_out_fmt(struct lskel_out *o, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* Callers print names of at most a few hundred bytes. */
+	if (n < 0 || (size_t)n >= sizeof(buf)) {
+		o->oom = true;
+		return;
+	}
+	lskel_out_put(o, buf, (size_t)n);
+}
+
+void lskel_out_bpftool_hex(struct lskel_out *o, const unsigned char *b, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	char esc[4] = { '\\', 'x', 0, 0 };
+	size_t i, col = 0, w;
+
+	for (i = 0; i < n; i++) {
+		w = b[i] ? 4 : 2;
+		col += w;
+		if (col > 78) {
+			lskel_out_put(o, "\\\n", 2);
+			col = w;
+		}
+		if (!b[i]) {
+			lskel_out_put(o, "\\0", 2);
+			continue;
+		}
+		esc[2] = hex[b[i] >> 4];
+		esc[3] = hex[b[i] & 15];
+		lskel_out_put(o, esc, 4);
+	}
 }

@@ -1,22 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * Reading and rewriting light-skeleton headers, exactly as bpftool writes
- * them (lib/parse.c says what is read). <name>__load() holds the loader:
- *
- *	static const char opts_data[] __attribute__((__aligned__(8))) = "\
- *	\x..\0...";
- *	static const char opts_insn[] __attribute__((__aligned__(8))) = "\
- *	...";
+ * Reading and rewriting light-skeleton headers. A header is read as the
+ * values it carries (the object's name, its maps and programs, the data in
+ * its literals, the signature) and is good only if it is, byte for byte,
+ * the text that bpftool's gen skeleton writes for those values: our
+ * bpftool's -S, or Linux 7.3's -L -S (lib/render.c writes that text).
  *
  * The signature lives in one of two places:
  *
  *   lskel-sign's block: whole lines right before the call of
  *	bpf_load_and_run(), from LSKEL_MARK_BEGIN to LSKEL_MARK_END, that
  *	declare opts_sig[] and opts_excl_hash[] and set opts.signature,
- *	opts.excl_prog_hash, their sizes, and opts.keyring_id. Our bpftool's -S writes the block empty (a header
- *	that is not signed yet); lskel-sign inserts it into a -L header.
+ *	opts.excl_prog_hash, their sizes, and opts.keyring_id. Our bpftool's
+ *	-S writes the block empty (a header that is not signed yet).
  *   upstream bpftool's -L -S: opts_sig[] and opts_excl_hash[] after
  *	opts_insn[], opts.keyring_id from skel->keyring_id.
+ *
+ * A plain -L header is refused: its loader takes map sizes and initial
+ * values from the caller's ctx, which no signature covers.
  */
 #ifndef LSKEL_HEADER_H
 #define LSKEL_HEADER_H
@@ -51,6 +52,54 @@ enum lskel_sig_state {
 	LSKEL_SIGNED_UPSTREAM,	/* upstream bpftool's opts_sig[] */
 };
 
+/* Which bpftool wrote the header: they differ in a few casts. */
+enum lskel_flavor {
+	LSKEL_BPFTOOL_HORNET,	/* ours, Linux 6.12 with tools/lib/bpf/000[6-8] */
+	LSKEL_BPFTOOL_7_3,	/* upstream Linux 7.3 */
+};
+
+/* Where in the text a value was read: text[at, at + len). */
+struct lskel_span {
+	size_t at;
+	size_t len;
+};
+
+enum lskel_map_kind {
+	LSKEL_MAP_PLAIN,	/* only a descriptor and its fd */
+	LSKEL_MAP_DATA,		/* .rodata, .data, .bss, .kconfig: mapped */
+	LSKEL_MAP_PERCPU,	/* 7.3's .percpu: protected, not mapped */
+};
+
+struct lskel_map {
+	struct lskel_span ident;
+	enum lskel_map_kind kind;
+	/* Data maps only: */
+	struct lskel_span members;	/* the lines of struct <obj>__<ident> */
+	unsigned long long mmap_sz;
+	bool rdonly;			/* PROT_READ, not PROT_READ | PROT_WRITE */
+	struct lskel_lit init;		/* the initial value in <obj>__open() */
+};
+
+enum lskel_attach {
+	LSKEL_ATTACH_NONE,		/* ((void)prog_fd, 0) */
+	LSKEL_ATTACH_RAW_TP,		/* skel_raw_tracepoint_open("tp", ...) */
+	LSKEL_ATTACH_RAW_TP_NULL,	/* skel_raw_tracepoint_open(NULL, ...) */
+	LSKEL_ATTACH_ITER,		/* skel_link_create(..., BPF_TRACE_ITER) */
+};
+
+struct lskel_prog {
+	struct lskel_span name;
+	enum lskel_attach attach;
+	struct lskel_span tp;		/* LSKEL_ATTACH_RAW_TP's name */
+};
+
+/* One _Static_assert() line of <obj>__assert(). */
+struct lskel_assert {
+	size_t map;			/* index into maps */
+	struct lskel_span var;
+	unsigned long long size;
+};
+
 struct lskel_header {
 	const unsigned char *text;	/* the whole header, not owned */
 	size_t len;
@@ -66,12 +115,22 @@ struct lskel_header {
 	size_t block_begin;
 	size_t block_end;
 	/*
-	 * The lines read exactly: from "<name>__load(struct <name> *skel)"
-	 * to the end of the line that calls bpf_load_and_run().
+	 * From "<name>__load(struct <name> *skel)" to the end of the line
+	 * that calls bpf_load_and_run().
 	 */
 	size_t load_begin;
 	size_t load_end;
 	bool sign_comment;		/* our bpftool's -S comment is there */
+	/* The values bpftool's text is rendered from (lib/render.c). */
+	enum lskel_flavor flavor;
+	struct lskel_span name;
+	struct lskel_map *maps;
+	size_t nmaps;
+	struct lskel_prog *progs;
+	size_t nprogs;
+	struct lskel_assert *asserts;
+	size_t nasserts;
+	bool signed_form;		/* -S (ours) or -L -S (7.3), not plain -L */
 	int32_t keyring_id;		/* in the block, when not keyring_runtime */
 	/*
 	 * opts.keyring_id = skel->keyring_id: the caller picks the keyring
@@ -88,6 +147,14 @@ struct lskel_header {
 int lskel_parse(const unsigned char *text, size_t len, struct lskel_header *h,
 		struct lskel_err *e);
 void lskel_header_release(struct lskel_header *h);
+
+/*
+ * The text bpftool writes for @h's values, in malloc()ed memory (NULL when
+ * out of memory); its length in @len. @sign_at, when not NULL, gets the
+ * offset where the text of -S (ours) or -L -S (7.3) begins, or would begin
+ * in a plain -L header.
+ */
+char *lskel_render_header(const struct lskel_header *h, size_t *len, size_t *sign_at);
 
 /* The signed payload: the loader's insns followed by its data blob. */
 int lskel_payload(const struct lskel_header *h, unsigned char **payload,
