@@ -8,7 +8,8 @@
  * crashing, every list that verify passes is read again here, apart from
  * the verifier's code, and must hold what a pass promises: every entry of
  * PCR 8 is an ima-buf entry of Hornet's whose record is in its exact
- * form; the state records run from seq=1, before any load, each in the
+ * form; every state record is version 2 and names PCR 8 (or, when the
+ * policy accepts routing by IMA's policy, version 1); the state records run from seq=1, before any load, each in the
  * policy's mode and within its keyrings (and, when the policy wants the
  * lock, end locked with nothing after a locked one); every admitted
  * load is verified, by an accepted signer (and, when the policy names its
@@ -260,7 +261,7 @@ static bool names_hornet(const struct entry *e)
 
 /* What a passing verdict promises, read again from the list. */
 static void reread(const unsigned char *list, size_t len, int allowed_kr, bool need_lock,
-		   bool need_key)
+		   bool need_key, bool route_ima_policy)
 {
 	static const unsigned char zero[32];
 	const unsigned char *q = list, *end = list + len, *f[3];
@@ -289,11 +290,22 @@ static void reread(const unsigned char *list, size_t len, int allowed_kr, bool n
 		memcpy(rec, f[2], fl[2]);
 		rec[fl[2]] = '\0';
 		if (fl[1] == 13 && !memcmp(f[1], "hornet-state", 13)) {
-			n = sscanf(rec, "version=1 seq=%llu mode=%15s keyrings=%63s locked=%d",
-				   &seq, mode, kr, &locked);
-			CHECK(n == 4);
-			snprintf(again, sizeof(again), "version=1 seq=%llu mode=%s keyrings=%s locked=%d",
-				 seq, mode, kr, locked);
+			int pcr;
+
+			if (!strncmp(rec, "version=2 ", 10)) {
+				n = sscanf(rec, "version=2 seq=%llu mode=%15s keyrings=%63s locked=%d pcr=%d",
+					   &seq, mode, kr, &locked, &pcr);
+				CHECK(n == 5 && pcr == HORNET_PCR);
+				snprintf(again, sizeof(again), "version=2 seq=%llu mode=%s keyrings=%s locked=%d pcr=%d",
+					 seq, mode, kr, locked, pcr);
+			} else {
+				CHECK(route_ima_policy);
+				n = sscanf(rec, "version=1 seq=%llu mode=%15s keyrings=%63s locked=%d",
+					   &seq, mode, kr, &locked);
+				CHECK(n == 4);
+				snprintf(again, sizeof(again), "version=1 seq=%llu mode=%s keyrings=%s locked=%d",
+					 seq, mode, kr, locked);
+			}
 			CHECK(!strcmp(again, rec));
 			CHECK(have_state ? seq == last_seq + 1 : seq == 1);
 			CHECK(!strcmp(mode, "enforce"));
@@ -360,7 +372,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/*
 	 * Byte 0: bit 0 the lock is required, bit 1 user keyrings are
-	 * accepted, bit 2 the signer's key is named too.
+	 * accepted, bit 2 the signer's key is named too, bit 3 the policy
+	 * says 'route ima-policy'.
 	 */
 	memset(&pol, 0, sizeof(pol));
 	pol.signers = signers;
@@ -370,6 +383,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	strcpy(pol.mode, "enforce");
 	pol.keyrings = HA_KR_BUILTIN | HA_KR_SECONDARY | (data[0] & 2 ? HA_KR_USER : 0);
 	pol.require_lock = data[0] & 1;
+	pol.route_ima_policy = data[0] & 8;
 
 	sign_quote(data + 1, size - 1, &bundle);
 	memset(&in, 0, sizeof(in));
@@ -391,6 +405,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(bundle.p);
 	if (!n)
 		reread(data + 1, size - 1, (int)pol.keyrings, pol.require_lock,
-		       pol.nsigner_keys != 0);
+		       pol.nsigner_keys != 0, pol.route_ima_policy);
 	return 0;
 }

@@ -40,6 +40,11 @@ seed off 00 "$tmp/spec-off"
 seed renamed 00 "$tmp/spec" --template 3:ima-bux
 sed 's/^buf 8 hornet-load \(.*verdict=unsigned\)/buf 10 hornet-load \1/' "$tmp/spec" >"$tmp/spec-elsewhere"
 seed elsewhere 00 "$tmp/spec-elsewhere"
+sed 's/hornet-state version=2 \(.*\) pcr=8$/hornet-state version=1 \1/' "$tmp/spec" >"$tmp/spec-v1"
+sed 's/ pcr=8$/ pcr=9/' "$tmp/spec" >"$tmp/spec-pcr9"
+seed v1 00 "$tmp/spec-v1"
+seed v1-ima-policy 08 "$tmp/spec-v1"
+seed pcr9 08 "$tmp/spec-pcr9"
 KEY=5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f5ab1ee0f
 sed "s/version=1 \(mode=enforce verdict=ok .*skid=$SKID\) keyring/version=2 \1 spki=$KEY keyring/" \
 	"$tmp/spec" >"$tmp/spec-key"
@@ -63,6 +68,9 @@ expect_eq "the signer's key named, a version 1 record" "$(reasons key-v1)" 1
 expect_eq "the signer's key named, another key in the record" "$(reasons key-other)" 1
 expect_eq "a renamed template" "$(reasons renamed)" 1
 expect_eq "a Hornet record in PCR 10" "$(reasons elsewhere)" 1
+expect_eq "version 1 state records" "$(reasons v1)" 2
+expect_eq "version 1, routing by IMA's policy accepted" "$(reasons v1-ima-policy)" 0
+expect_eq "state records that name PCR 9" "$(reasons pcr9)" 2
 
 fuzz "$F" "${HA_FUZZ_SECONDS:-60}" -max_len=4096 "$FUZZ_BUILD/ha-corpus" "$seeds"
 echo "PASS ($fuzz_runs runs)"

@@ -9,7 +9,7 @@ source "$ROOT/tests/host/hornet-attest/lib.sh"
 
 good_spec "$tmp/spec"
 good_policy "$tmp/policy"
-sed 's/^buf 8 /buf 15 /' "$tmp/spec" >"$tmp/spec15"
+sed -e 's/^buf 8 /buf 15 /' -e 's/ pcr=8$/ pcr=15/' "$tmp/spec" >"$tmp/spec15"
 host a "$tmp/spec15"
 quote a "$tmp/bundle15" --pcr 15
 expect_verify 0 "" --ak "$tmp/a.ak.pem" --nonce "$NONCE" --policy "$tmp/policy" --pcr 15 "$tmp/bundle15"

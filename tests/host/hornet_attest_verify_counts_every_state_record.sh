@@ -14,7 +14,7 @@ good_policy "$tmp/policy"
 judge_list 0 "" "$tmp/policy" "$tmp/spec"
 judge_list 0 "" "$tmp/policy-lock" "$tmp/spec"
 
-state() { echo "buf 8 hornet-state version=1 seq=$1 mode=$2 keyrings=builtin,secondary locked=$3"; }
+state() { echo "buf 8 hornet-state version=2 seq=$1 mode=$2 keyrings=builtin,secondary locked=$3 pcr=8"; }
 # case_ EXPECTED POLICY SPEC-LINES...: a host whose list is SPEC-LINES fails
 # POLICY with EXPECTED.
 case_() {

@@ -14,11 +14,15 @@
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tests/host/hornet-attest/lib.sh"
 
+# The kernel of this attack lets IMA's policy route Hornet's records
+# (version 1 state records), so the verifier must accept that to judge
+# them at all: records elsewhere fail the host even then.
 good_policy "$tmp/policy"
+echo "route ima-policy" >>"$tmp/policy"
 real="buf 10 hornet-state version=1 seq=1 mode=enforce keyrings=builtin,secondary locked=0
 buf 10 hornet-state version=1 seq=2 mode=audit keyrings=builtin,secondary locked=0
 buf 10 hornet-load version=2 mode=audit verdict=unsigned allowed=1 tag=1111111111111111 payload=- skid=- spki=- keyring=-"
-fake="buf 8 hornet-state version=1 seq=1 mode=enforce keyrings=builtin,secondary locked=1
+fake="buf 8 hornet-state version=2 seq=1 mode=enforce keyrings=builtin,secondary locked=1 pcr=8
 buf 8 hornet-load version=1 mode=enforce verdict=ok allowed=1 tag=$TAG payload=$PAYLOAD skid=$SKID keyring=builtin"
 printf '%s\n' "ng 10 boot_aggregate" "$real" "ng 10 /usr/bin/true" "$fake" >"$tmp/attack"
 judge_list 1 "hornet-attest: measurement list entry 2: Hornet's event 'hornet-state' in PCR 10, not in Hornet's PCR 8

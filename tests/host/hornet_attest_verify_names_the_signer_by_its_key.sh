@@ -19,7 +19,7 @@ OTHER=$(printf 'forger key' | sha256sum | cut -d' ' -f1)
 spec() {
 	cat >"$1" <<SPEC
 ng 10 boot_aggregate
-buf 8 hornet-state version=1 seq=1 mode=enforce keyrings=builtin,secondary locked=0
+buf 8 hornet-state version=2 seq=1 mode=enforce keyrings=builtin,secondary locked=0 pcr=8
 buf 8 hornet-load $2
 SPEC
 }

@@ -20,7 +20,7 @@ expect_verify 0 "" --ak "$tmp/a.ak.pem" --nonce "$NONCE" --policy "$tmp/policy" 
 # The nonce is hex in either case.
 expect_verify 0 "" --ak "$tmp/a.ak.pem" --nonce "${NONCE^^}" --policy "$tmp/policy" "$tmp/bundle"
 # The same host with Hornet in PCR 9: quote and verify both take --pcr.
-sed 's/^buf 8 /buf 9 /' "$tmp/spec" >"$tmp/spec9"
+sed -e 's/^buf 8 /buf 9 /' -e 's/ pcr=8$/ pcr=9/' "$tmp/spec" >"$tmp/spec9"
 host b "$tmp/spec9"
 quote b "$tmp/bundle9" --pcr 9
 expect_verify 0 "" --ak "$tmp/b.ak.pem" --nonce "$NONCE" --policy "$tmp/policy" --pcr 9 "$tmp/bundle9"

@@ -37,6 +37,8 @@ policy_fails "hornet-attest: $p:3: keyrings 'user,user': $kr" "signer ab\nmode a
 policy_fails "hornet-attest: $p:4: a second 'keyrings' line" "signer ab\nmode audit\nkeyrings user\nkeyrings builtin\n"
 policy_fails "hornet-attest: $p:3: lock 'yes': want require or any" "signer ab\nmode audit\nlock yes\n"
 policy_fails "hornet-attest: $p:4: a second 'lock' line" "signer ab\nmode audit\nlock any\nlock require\n"
+policy_fails "hornet-attest: $p:3: route 'policy': want kernel or ima-policy" "signer ab\nmode audit\nroute policy\n"
+policy_fails "hornet-attest: $p:4: a second 'route' line" "signer ab\nmode audit\nroute kernel\nroute ima-policy\n"
 policy_fails "hornet-attest: $p: no 'signer' or 'signer-key' line" "mode enforce # only\n"
 rm -f "$p"
 run_rc rc "$HA" verify --ak "$tmp/a.ak.pem" --nonce "$NONCE" --policy "$p" "$tmp/bundle" >"$tmp/stdout" 2>"$tmp/stderr"

@@ -3,7 +3,8 @@
 # that names the entry: another version, a record that does not parse, an
 # event that is not Hornet's, one measured without its buffer (an ima-ng
 # entry), one whose d-ng digest is not its buffer's, a gap in the state
-# records' seq. Each is a one-fault variant of the passing list.
+# records' seq; a version 2 state record without pcr=, with a bad one, or
+# a version 1 record that has one. Each is a one-fault variant of the passing list.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tests/host/hornet-attest/lib.sh"
 
@@ -28,8 +29,18 @@ variant "hornet-attest: measurement list entry 3: hornet-load record does not pa
 	"s/tag=$TAG/tag=${TAG^^}/"
 variant "hornet-attest: measurement list entry 6: hornet-load record does not parse: verdict=unsigned with skid=$SKID" \
 	"s/verdict=unsigned allowed=0 tag=fedcba9876543210 payload=- skid=-/verdict=unsigned allowed=0 tag=fedcba9876543210 payload=- skid=$SKID/"
+variant "hornet-attest: measurement list entry 9: hornet-state record does not parse: trailing text after 'pcr='" \
+	's/locked=1 pcr=8$/locked=1 pcr=8 extra=1/'
+variant "hornet-attest: measurement list entry 9: hornet-state record does not parse: record ends after 'locked='" \
+	's/locked=1 pcr=8$/locked=1/'
 variant "hornet-attest: measurement list entry 9: hornet-state record does not parse: trailing text after 'locked='" \
-	's/locked=1$/locked=1 extra=1/'
+	's/version=2 seq=2 \(.*\) pcr=8$/version=1 seq=2 \1 pcr=8/'
+variant "hornet-attest: measurement list entry 9: hornet-state record does not parse: bad pcr '08'" \
+	's/locked=1 pcr=8$/locked=1 pcr=08/'
+variant "hornet-attest: measurement list entry 9: hornet-state record does not parse: bad pcr '24'" \
+	's/locked=1 pcr=8$/locked=1 pcr=24/'
+variant "hornet-attest: measurement list entry 2: hornet-state record does not parse: version 3 is not supported" \
+	's/version=2 seq=1/version=3 seq=1/'
 variant "hornet-attest: measurement list entry 6: event 'hornet-lode' in Hornet's PCR 8 is not a Hornet record" \
 	's/^buf 8 hornet-load \(.*verdict=unsigned\)/buf 8 hornet-lode \1/'
 variant "hornet-attest: measurement list entry 4: template 'ima-ng' with 2 fields in Hornet's PCR 8, not ima-buf's three" \

@@ -138,6 +138,8 @@ struct ha_load_record {
 };
 
 struct ha_state_record {
+	unsigned version;		/* 1, or 2 with pcr */
+	unsigned pcr;			/* version 2: the PCR Hornet measures into */
 	uint64_t seq;
 	char mode[8];			/* off, audit, enforce */
 	unsigned keyrings;		/* enum ha_keyring bits */
@@ -163,6 +165,7 @@ struct ha_policy {
 	bool tolerate_unverified;
 	unsigned keyrings;		/* enum ha_keyring bits; builtin,secondary */
 	bool require_lock;
+	bool route_ima_policy;		/* version 1 state records pass */
 };
 
 int ha_policy_load(const char *path, struct ha_policy *p, struct ha_err *e);

@@ -16,6 +16,12 @@
  *   lock require|any            require: Hornet must be locked, and no
  *                               state may follow a locked one (once;
  *                               default any)
+ *   route kernel|ima-policy     kernel: every state record must name the
+ *                               PCR its kernel measures Hornet's records
+ *                               into whatever IMA's policy says (version
+ *                               2); ima-policy: version 1 records, routed
+ *                               by IMA's policy, pass too (once; default
+ *                               kernel)
  *
  * Every mistake is reported with its line number.
  */
@@ -28,7 +34,7 @@
 #define POLICY_MAX (1u << 20)
 
 struct seen {
-	bool unverified, keyrings, lock;
+	bool unverified, keyrings, lock, route;
 };
 
 /* Whether S is all hex digits; if so, lowercases it in place. */
@@ -114,6 +120,13 @@ static int directive(struct ha_policy *p, char *line, const char *path, unsigned
 		if (strcmp(arg, "require") && strcmp(arg, "any"))
 			return ha_fail(e, "%s:%u: lock '%s': want require or any", path, lineno, arg);
 		p->require_lock = !strcmp(arg, "require");
+	} else if (!strcmp(kw, "route")) {
+		if (seen->route)
+			return ha_fail(e, "%s:%u: a second 'route' line", path, lineno);
+		seen->route = true;
+		if (strcmp(arg, "kernel") && strcmp(arg, "ima-policy"))
+			return ha_fail(e, "%s:%u: route '%s': want kernel or ima-policy", path, lineno, arg);
+		p->route_ima_policy = !strcmp(arg, "ima-policy");
 	} else {
 		return ha_fail(e, "%s:%u: unknown keyword '%s'", path, lineno, kw);
 	}

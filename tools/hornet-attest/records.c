@@ -6,12 +6,13 @@
  *
  *   hornet-load:  version=1|2 mode=M verdict=V allowed=0|1 tag=16hex
  *                 payload=64hex|- skid=hex|- [spki=64hex|-] keyring=K|-
- *   hornet-state: version=1 seq=N mode=off|audit|enforce keyrings=K,..|none
- *                 locked=0|1
+ *   hornet-state: version=1|2 seq=N mode=off|audit|enforce keyrings=K,..|none
+ *                 locked=0|1 [pcr=N]
  *
  * spki= (the SHA-256 of the signer's DER SubjectPublicKeyInfo) came with
  * version 2 of the load record; a version 1 record names no key, and reads
- * as spki=-.
+ * as spki=-. pcr= (the PCR the kernel measures Hornet's records into,
+ * whatever IMA's policy says) came with version 2 of the state record.
  */
 #include <stdio.h>
 #include <string.h>
@@ -216,8 +217,9 @@ int ha_parse_state_record(const unsigned char *p, size_t len, struct ha_state_re
 	size_t i;
 
 	memset(r, 0, sizeof(*r));
-	if (start(&c, p, len, 1, &version, e))
+	if (start(&c, p, len, 2, &version, e))
 		return -1;
+	r->version = version;
 	if (take(&c, "seq", false, e))
 		return -1;
 	if (!all_of(&c, "0123456789") || (c.len > 1 && c.val[0] == '0') || c.len > 19)
@@ -233,10 +235,20 @@ int ha_parse_state_record(const unsigned char *p, size_t len, struct ha_state_re
 		return -1;
 	if (ha_parse_keyrings(c.val, c.len, &r->keyrings))
 		return bad(e, "keyrings", &c);
-	if (take(&c, "locked", true, e))
+	if (take(&c, "locked", version < 2, e))
 		return -1;
 	if (!is(&c, "0") && !is(&c, "1"))
 		return bad(e, "locked", &c);
 	r->locked = is(&c, "1");
+	if (version < 2)
+		return 0;
+	if (take(&c, "pcr", true, e))
+		return -1;
+	/* 0 to 23, no leading zero. */
+	if (!all_of(&c, "0123456789") || c.len > 2 || (c.len == 2 && c.val[0] == '0') ||
+	    (c.len == 2 && (c.val[0] - '0') * 10 + (c.val[1] - '0') > 23))
+		return bad(e, "pcr", &c);
+	for (i = 0; i < c.len; i++)
+		r->pcr = r->pcr * 10 + (unsigned)(c.val[i] - '0');
 	return 0;
 }

@@ -337,9 +337,24 @@ struct hornet_history {
 };
 
 static void check_state(const struct ha_ima_entry *ent, const struct ha_state_record *state,
-			struct hornet_history *h, const struct ha_policy *pol, struct report *rep)
+			struct hornet_history *h, const struct ha_verify_input *in, struct report *rep)
 {
+	const struct ha_policy *pol = in->policy;
 	char have[40], allowed[40];
+
+	/*
+	 * Where the records go. A version 1 record comes from a kernel that
+	 * lets IMA's policy route them, which root can change: its real
+	 * records may sit in a PCR the quote does not select, or nowhere,
+	 * and a made-up history in this one. A version 2 record names the
+	 * PCR its kernel measures them into whatever the policy says.
+	 */
+	if (state->version < 2 && !pol->route_ima_policy)
+		reason(rep, "measurement list entry %zu: hornet-state seq=%llu is version 1: its kernel lets IMA's policy route Hornet's records, so nothing shows that they all reach PCR %u",
+		       ent->idx, (unsigned long long)state->seq, in->hornet_pcr);
+	if (state->version >= 2 && state->pcr != in->hornet_pcr)
+		reason(rep, "measurement list entry %zu: hornet-state seq=%llu says Hornet measures into PCR %u, not PCR %u",
+		       ent->idx, (unsigned long long)state->seq, state->pcr, in->hornet_pcr);
 
 	if (!h->have_state && state->seq != 1)
 		reason(rep, "measurement list entry %zu: the first hornet-state record has seq=%llu, not 1",
@@ -481,7 +496,7 @@ static void check_policy(const unsigned char *list, size_t list_len, size_t quot
 				       ent.idx, e.msg);
 				goto unreadable;
 			}
-			check_state(&ent, &state, &h, pol, rep);
+			check_state(&ent, &state, &h, in, rep);
 			continue;
 		}
 		if (ha_parse_load_record(ent.field[2], ent.field_len[2], &load, &e)) {

@@ -74,14 +74,14 @@ start_swtpm() {
 good_spec() {
 	cat >"$1" <<SPEC
 ng 10 boot_aggregate
-buf 8 hornet-state version=1 seq=1 mode=enforce keyrings=builtin,secondary locked=0
+buf 8 hornet-state version=2 seq=1 mode=enforce keyrings=builtin,secondary locked=0 pcr=8
 buf 8 hornet-load version=1 mode=enforce verdict=ok allowed=1 tag=$TAG payload=$PAYLOAD skid=$SKID keyring=builtin
 ng 10 /usr/bin/true
 violation 10 /etc/shadow
 buf 8 hornet-load version=1 mode=enforce verdict=unsigned allowed=0 tag=fedcba9876543210 payload=- skid=- keyring=-
 buf 10 kernel_version 6.12.0
 hashbuf 10 selinux-policy-hash a policy too large to list
-buf 8 hornet-state version=1 seq=2 mode=enforce keyrings=builtin,secondary locked=1
+buf 8 hornet-state version=2 seq=2 mode=enforce keyrings=builtin,secondary locked=1 pcr=8
 SPEC
 }
 
