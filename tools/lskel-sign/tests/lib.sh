@@ -19,33 +19,36 @@ bpf_object() {
 	mv "$dir/$name.bpf.o.tmp" "$dir/$name.bpf.o"
 }
 
-# lskel_header NAME [SRC]: copies a light skeleton that our bpftool made
-# from SRC (default tools/lskel-sign/tests/progs/NAME.bpf.c) to
+# lskel_header NAME [SRC]: copies the light skeleton that our bpftool's
+# gen skeleton -S made from SRC (default
+# tools/lskel-sign/tests/progs/NAME.bpf.c), its signature block empty, to
 # $tmp/NAME.lskel.h. Generated headers are cached under build/.
 lskel_header() {
 	local name=$1 src=${2:-$LSKEL_TESTS/progs/$1.bpf.c}
-	local dir=$LSKEL_BUILD/headers out=$LSKEL_BUILD/headers/$1.lskel.h
+	local dir=$LSKEL_BUILD/headers out=$LSKEL_BUILD/headers/$1-S.lskel.h
 	[ -x "$BPFTOOL" ] || fail "no bpftool at $BPFTOOL: run 'make kernel' first"
 	if [ ! -s "$out" ] || [ "$src" -nt "$out" ] || [ "$BPFTOOL" -nt "$out" ]; then
 		bpf_object "$name" "$src"
-		"$BPFTOOL" gen skeleton -L "$dir/$name.bpf.o" name "$name" >"$out.tmp" ||
-			fail "bpftool gen skeleton -L failed for $src"
+		"$BPFTOOL" gen skeleton -S "$dir/$name.bpf.o" name "$name" >"$out.tmp" ||
+			fail "bpftool gen skeleton -S failed for $src"
 		mv "$out.tmp" "$out"
 	fi
 	cp "$out" "$tmp/$name.lskel.h"
 }
 
-# lskel_s_header NAME: as lskel_header, but bpftool gen skeleton -S (its
-# signature block empty) to $tmp/NAME-S.lskel.h.
+# lskel_s_header NAME: as lskel_header, to $tmp/NAME-S.lskel.h.
 lskel_s_header() {
-	local name=$1 out=$LSKEL_BUILD/headers/$1-S.lskel.h
-	lskel_header "$name"
-	if [ ! -s "$out" ] || [ "$LSKEL_BUILD/headers/$name.lskel.h" -nt "$out" ]; then
-		"$BPFTOOL" gen skeleton -S "$LSKEL_BUILD/headers/$name.bpf.o" name "$name" >"$out.tmp" ||
-			fail "bpftool gen skeleton -S failed for $name"
-		mv "$out.tmp" "$out"
-	fi
-	cp "$out" "$tmp/$name-S.lskel.h"
+	lskel_header "$1"
+	mv "$tmp/$1.lskel.h" "$tmp/$1-S.lskel.h"
+}
+
+# lskel_plain_header NAME: a plain gen skeleton -L header of our bpftool
+# from the object lskel_header NAME built, to $tmp/NAME-L.lskel.h. No
+# operation of lskel-sign takes one.
+lskel_plain_header() {
+	lskel_header "$1"
+	"$BPFTOOL" gen skeleton -L "$LSKEL_BUILD/headers/$1.bpf.o" name "$1" >"$tmp/$1-L.lskel.h" ||
+		fail "bpftool gen skeleton -L failed for $1"
 }
 
 # fails_with WHAT MESSAGE CMD...: CMD exits 1 with exactly MESSAGE on
@@ -165,36 +168,73 @@ insns_of() {
 	[ -s "$2" ] || fail "no instructions in $1"
 }
 
-# upstream_form HEADER DER OUT: HEADER (our bpftool's -L) turned into
-# the layout upstream bpftool writes with gen skeleton -L -S -k KEY -i CERT
-# (libbpf/bpftool 0ffb986): DER in opts_sig[] and the SHA-256 of its insns in
-# opts_excl_hash[] right after opts_insn[], the opts fields set from them,
-# opts.keyring_id from skel->keyring_id, which follows links in the
-# skeleton struct. For what no real upstream header can show (another
-# signature in the same layout); tests/fixtures/upstream-lskel/ holds one
-# that upstream's bpftool made.
+# upstream_form HEADER DER OUT: HEADER (our bpftool's -S) as Linux 7.3's
+# bpftool writes gen skeleton -L -S for the same object, with DER as its
+# signature (see upstream_form.py).
 upstream_form() {
-	insns_of "$1" "$3.insns"
-	# ENVIRON, not -v: awk would decode the escapes in a -v value.
-	SIG=$(hex_literal "$2") HASH=$(sha256sum "$3.insns" | cut -c1-64 | sed 's/\(..\)/\\x\1/g') awk '
-	/^	} links;$/ && !k { print; print "\t__s32 keyring_id;"; k = 1; next }
-	/^	static const char opts_insn\[\]/ { insn = 1 }
-	insn && /";$/ {
-		print
-		print "\tstatic const char opts_sig[] __attribute__((__aligned__(8))) = \"\\"
-		print ENVIRON["SIG"] "\";"
-		print "\tstatic const char opts_excl_hash[] __attribute__((__aligned__(8))) = \"\\"
-		print ENVIRON["HASH"] "\";"
-		print "\topts.signature = (void *)opts_sig;"
-		print "\topts.signature_sz = sizeof(opts_sig) - 1;"
-		print "\topts.excl_prog_hash = (void *)opts_excl_hash;"
-		print "\topts.excl_prog_hash_sz = sizeof(opts_excl_hash) - 1;"
-		print "\topts.keyring_id = skel->keyring_id;"
-		insn = 0; blank = 1; next
-	}
-	blank && /^$/ { blank = 0; next }
-	{ print }' "$1" >"$3"
-	rm -f "$3.insns"
-	grep -q 'opts.keyring_id = skel->keyring_id;' "$3" && grep -q '^	__s32 keyring_id;$' "$3" ||
+	python3 "$LSKEL_TESTS/upstream_form.py" "$1" "$2" "$3" ||
 		fail "could not make the upstream form of $1"
+}
+
+# refused_by_every_mode HEADER MESSAGE [CERT]: --verify, --key,
+# --extract-payload and --detach each exit 1 with exactly
+# "lskel-sign: HEADER: MESSAGE" and leave HEADER as it was.
+refused_by_every_mode() {
+	local h=$1 msg=$2 cert=${3:-$KEYS/build.crt}
+	cp "$h" "$tmp/refused.orig"
+	fails_with "$(basename "$h"): --verify" "lskel-sign: $h: $msg" "$LSKEL" --verify --cert "$cert" "$h"
+	fails_with "$(basename "$h"): --key" "lskel-sign: $h: $msg" "$LSKEL" --key "$KEYS/build.pem" "$h"
+	fails_with "$(basename "$h"): --extract-payload" "lskel-sign: $h: $msg" \
+		"$LSKEL" --extract-payload "$tmp/refused.payload" "$h"
+	fails_with "$(basename "$h"): --detach" "lskel-sign: $h: $msg" "$LSKEL" --detach "$tmp/refused.p7s" "$h"
+	unchanged "$h" "$tmp/refused.orig" "$(basename "$h")"
+	[ ! -e "$tmp/refused.payload" ] && [ ! -e "$tmp/refused.p7s" ] ||
+		fail "$(basename "$h"): an output was written"
+}
+
+# not_bpftools_text LINE FOUND EXPECTED: the message for a header whose
+# LINE is FOUND where bpftool writes EXPECTED.
+# (An empty EXPECTED is an empty line.)
+not_bpftools_text() {
+	local want="'$3'"
+	[ -n "$3" ] || want="an empty line"
+	echo "line $1: expected $want, found '$2': not the text bpftool gen skeleton -S writes for this skeleton"
+}
+
+# refuses_lines_before_load LINES REGRESSION: LINES (a file), put right
+# before "static inline int" of counter__load(), make a signed header not
+# bpftool's text. For Linux 7.3's signed header (the committed fixture,
+# whose faulty copy is tests/fuzz/regressions/REGRESSION) and for one that
+# our bpftool -S made and lskel-sign signed: the control verifies, every
+# mode refuses the faulty one at LINES' first line, saying that bpftool
+# writes "static inline int" there, and without LINES the faulty header
+# is the control again.
+refuses_lines_before_load() {
+	local lines=$1 regression=$ROOT/tests/fuzz/regressions/$2
+	local fix=$ROOT/tests/fixtures/upstream-lskel h at first msg rc
+	first=$(head -n 1 "$lines")
+
+	run_rc rc "$LSKEL" --verify --cert "$fix/throwaway.crt" "$fix/counter.upstream.lskel.h" \
+		>/dev/null 2>"$tmp/err"
+	expect_eq "control (7.3): --verify" "$rc" 0
+	at=$(grep -n -m1 '^counter__load(struct counter \*skel)$' "$fix/counter.upstream.lskel.h" | cut -d: -f1)
+	awk -v a=$((at - 1)) -v f="$lines" 'NR == a { while ((getline l < f) > 0) print l } { print }' \
+		"$fix/counter.upstream.lskel.h" >"$tmp/attack73.h"
+	cmp -s "$tmp/attack73.h" "$regression" || fail "$2 is not the fixture with these lines"
+	msg=$(not_bpftools_text $((at - 1)) "$first" 'static inline int')
+	refused_by_every_mode "$tmp/attack73.h" "$msg" "$fix/throwaway.crt"
+
+	lskel_header counter
+	h=$tmp/counter.lskel.h
+	"$LSKEL" --key "$KEYS/build.pem" "$h" >/dev/null || fail "cannot sign the control"
+	run_rc rc "$LSKEL" --verify --cert "$KEYS/build.crt" "$h" >/dev/null 2>"$tmp/err"
+	expect_eq "control (ours): --verify" "$rc" 0
+	expect_grep "control (ours)" "good signature (lskel-sign's block, 1 signer)" "$tmp/err"
+	at=$(grep -n -m1 '^counter__load(struct counter \*skel)$' "$h" | cut -d: -f1)
+	awk -v a=$((at - 1)) -v f="$lines" 'NR == a { while ((getline l < f) > 0) print l } { print }' \
+		"$h" >"$tmp/attack.h"
+	msg=$(not_bpftools_text $((at - 1)) "$first" 'static inline int')
+	refused_by_every_mode "$tmp/attack.h" "$msg"
+	awk -v a=$((at - 1)) -v n="$(wc -l <"$lines")" 'NR < a || NR >= a + n' "$tmp/attack.h" >"$tmp/back.h"
+	cmp -s "$tmp/back.h" "$h" || fail "without the added lines the header is not the control"
 }
