@@ -4,8 +4,12 @@
 # the one Linux 7.3's own bpftool writes (gen skeleton -L -S -k -i): both
 # name the signer by subject key identifier, carry no certificate and no
 # signed attributes. Re-signing 7.3's header with lskel-sign leaves the
-# whole header as bpftool wrote it. Control: named by issuer and serial,
-# the bytes differ, so the comparison can fail.
+# whole header as bpftool wrote it. One artifact: for the same object
+# (nicdiag.bpf.o), this project's bpftool gen skeleton -S writes the
+# loader and blob that 7.3's gen skeleton -L -S writes, byte for byte, so
+# the header lskel-sign signed carries 7.3 bpftool's signature bytes.
+# Control: named by issuer and serial, the bytes differ, so the
+# comparison can fail.
 source "$(dirname "$0")/lib.sh"
 
 LSKEL=$ROOT/build/lskel-sign/lskel-sign
@@ -33,6 +37,20 @@ openssl cms -sign -binary -noattr -nosmimecap -nocerts -keyid -outform DER -md s
 	-signer "$KEYS/build.crt" -inkey "$KEYS/build.key" -in "$tmp/payload" \
 	-out "$tmp/openssl.p7s" || fail "openssl cms -sign failed"
 cmp "$tmp/bpftool.p7s" "$tmp/openssl.p7s" || fail "openssl's signature is not bpftool's bytes"
+
+# One artifact: this project's signed nicdiag header (its bpftool -S,
+# then lskel-sign) holds 7.3 bpftool's payload and signature.
+OURS=$ROOT/build/examples/nicdiag/nicdiag.lskel.h
+[ -r "$OURS" ] || fail "no $OURS: examples/nicdiag/nicdiag.mk makes it"
+"$LSKEL" --extract-payload "$tmp/ours.payload" "$OURS" >/dev/null ||
+	fail "cannot read the payload of $OURS"
+expect_eq "payload size, this project's -S loader against 7.3 bpftool's" \
+	"$(stat -c %s "$tmp/ours.payload")" "$(stat -c %s "$tmp/payload")"
+cmp "$tmp/payload" "$tmp/ours.payload" ||
+	fail "this project's -S loader and blob are not 7.3 bpftool's bytes"
+"$LSKEL" --detach "$tmp/ours.p7s" "$OURS" >/dev/null
+cmp "$tmp/bpftool.p7s" "$tmp/ours.p7s" ||
+	fail "the signature lskel-sign wrote into this project's header is not 7.3 bpftool's"
 
 # Control: by issuer and serial, the signature is other bytes.
 cp "$UP" "$tmp/issuer.h"
