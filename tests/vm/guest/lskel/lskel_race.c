@@ -19,6 +19,9 @@
  *   lskel_race-VARIANT show FILE MARK
  *                                 the same, and create MARK once the
  *                                 loader's run has made its first map
+ *   lskel_race-VARIANT pause [rerun]
+ *                                 hold the loader in a child's verifier
+ *                                 log, attack (or run it again), go on
  *
  * The loader's run lasts as long as the verifier takes over the slow
  * program, which is the point: its maps exist, with fds in this process's
@@ -110,6 +113,26 @@
  *   second_in_run=0|1           it started before the slow program had an
  *                               id
  *
+ * pause sets the ctx's log fields, which the loader copies into the
+ * loads it makes, to a log on userfaultfd pages, and holds the loader in
+ * the first log write made once its maps exist (its slow program's
+ * verifier log, the maps bound). While it is held, one pass of the by-id
+ * and by-fd attacks of race, or, with rerun, a second run of the loader
+ * as in second-run (where nothing refuses it, the second run breaks the
+ * first, whose blob it shares). It prints
+ *   load=0|load=-ERRNO
+ *   faults_before=N             log faults served before the maps existed
+ *   paused=0|1                  the loader was held with its maps made
+ *   paused_in_run=0|1           the slow program had no id before or
+ *                               after the attacks
+ *   second_run=0|-ERRNO         the second BPF_PROG_RUN, while held
+ *                               (1: rerun was not asked for)
+ *   log_processed=0|1           the slow program's verifier log reached
+ *                               the caller ("processed N insns")
+ * and, when the load worked,
+ *   rodata_seed=0xN             .rodata's seed as the program sees it
+ * and the map lines of race.
+ *
  * show with MARK prints, before the "show:" lines,
  *   mark_in_run=0|1             MARK was created before the slow program
  *                               had an id, so while the run was open
@@ -137,10 +160,13 @@
 #include <unistd.h>
 #include <sched.h>
 #include <signal.h>
+#include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <linux/bpf.h>
+#include <linux/userfaultfd.h>
 
 #ifndef LSKEL_RACE_HEADER
 #error "LSKEL_RACE_HEADER must name the light skeleton header to test"
@@ -304,31 +330,36 @@ static void wait_for_maps(void)
 	blob_id = next_map_id(base_id);
 }
 
+/* One pass over the map ids above base_id: see attack_by_id(). */
+static void attack_ids_once(void)
+{
+	for (uint32_t id = next_map_id(base_id); id; id = next_map_id(id)) {
+		union bpf_attr attr;
+		int fd;
+
+		if (id == blob_id)
+			continue;
+
+		memset(&attr, 0, sizeof(attr));
+		attr.map_id = id;
+		fd = (int)lskel_sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
+		if (fd < 0) {
+			if (errno == EPERM)
+				record(BYID_REFUSED, id);
+			continue;
+		}
+		update_elem(fd);
+		record(BYID_OK, id);
+		close(fd);
+	}
+}
+
 static void *attack_by_id(void *unused)
 {
 	(void)unused;
 	wait_for_maps();
-	while (!atomic_load(&stop)) {
-		for (uint32_t id = next_map_id(base_id); id; id = next_map_id(id)) {
-			union bpf_attr attr;
-			int fd;
-
-			if (id == blob_id)
-				continue;
-
-			memset(&attr, 0, sizeof(attr));
-			attr.map_id = id;
-			fd = (int)lskel_sys_bpf(BPF_MAP_GET_FD_BY_ID, &attr);
-			if (fd < 0) {
-				if (errno == EPERM)
-					record(BYID_REFUSED, id);
-				continue;
-			}
-			update_elem(fd);
-			record(BYID_OK, id);
-			close(fd);
-		}
-	}
+	while (!atomic_load(&stop))
+		attack_ids_once();
 	return NULL;
 }
 
@@ -373,20 +404,26 @@ static void attack_fd(int fd, int loader_fd)
 		record(FD_REFUSED, (uint32_t)loader_fd);
 }
 
+/* One pass over copies of the loader's fds: see attack_by_fd(). */
+static void attack_fds_once(void)
+{
+	for (int fd = 3; fd < FD_SCAN; fd++) {
+		int copy = loader_fd(fd);
+
+		if (copy < 0)
+			continue;
+		attack_fd(copy, fd);
+		close(copy);
+	}
+}
+
 static void *attack_by_fd(void *unused)
 {
 	(void)unused;
 	/* The blob map is the first new map, the loader's maps follow. */
 	wait_for_maps();
 	while (!atomic_load(&stop))
-		for (int fd = 3; fd < FD_SCAN; fd++) {
-			int copy = loader_fd(fd);
-
-			if (copy < 0)
-				continue;
-			attack_fd(copy, fd);
-			close(copy);
-		}
+		attack_fds_once();
 	return NULL;
 }
 
@@ -543,40 +580,18 @@ struct named_map {
 	uint32_t id;
 };
 
-static int race(void)
+/*
+ * Print, for each of the skeleton's maps, the attempts on it made while
+ * the run certainly went on (see race()), then what an fd by id and a
+ * write do once the load has returned.
+ */
+static void report_maps(struct lskel_slow *skel)
 {
-	static const struct worker attackers[2] = {
-		{ attack_by_id, true }, { attack_by_fd, true },
-	};
-	pthread_t threads[2];
-	struct lskel_slow *skel;
 	struct named_map maps[3];
-	uint64_t start, end;
 	unsigned int n;
 	uint32_t slow_id;
 	int fd_refused = 0;
-	int err;
 
-	skel = lskel_slow__open();
-	if (!skel)
-		die("lskel_slow__open()", errno);
-	/* Maps made from here on are the loader's (or ours: none). */
-	base_id = max_id(BPF_MAP_GET_NEXT_ID);
-
-	start_workers(threads, attackers, 2);
-	start = now_ns();
-	err = lskel_slow__load(skel);
-	end = now_ns();
-	atomic_store(&stop, true);
-	pthread_join(threads[0], NULL);
-	pthread_join(threads[1], NULL);
-
-	printf("load=%d\n", err);
-	printf("window_ms=%llu\n", (unsigned long long)((end - start) / 1000000));
-	if (err) {
-		lskel_slow__destroy(skel);
-		return 0;
-	}
 	if (atomic_load(&nr_events) > MAX_EVENTS)
 		die("too many attempts to record; raise MAX_EVENTS", 0);
 
@@ -619,6 +634,39 @@ static int race(void)
 		if (fd >= 0)
 			close(fd);
 	}
+}
+
+static int race(void)
+{
+	static const struct worker attackers[2] = {
+		{ attack_by_id, true }, { attack_by_fd, true },
+	};
+	pthread_t threads[2];
+	struct lskel_slow *skel;
+	uint64_t start, end;
+	int err;
+
+	skel = lskel_slow__open();
+	if (!skel)
+		die("lskel_slow__open()", errno);
+	/* Maps made from here on are the loader's (or ours: none). */
+	base_id = max_id(BPF_MAP_GET_NEXT_ID);
+
+	start_workers(threads, attackers, 2);
+	start = now_ns();
+	err = lskel_slow__load(skel);
+	end = now_ns();
+	atomic_store(&stop, true);
+	pthread_join(threads[0], NULL);
+	pthread_join(threads[1], NULL);
+
+	printf("load=%d\n", err);
+	printf("window_ms=%llu\n", (unsigned long long)((end - start) / 1000000));
+	if (err) {
+		lskel_slow__destroy(skel);
+		return 0;
+	}
+	report_maps(skel);
 	lskel_slow__destroy(skel);
 	return 0;
 }
@@ -795,13 +843,17 @@ static int rodata_swap(void)
 
 static int second_run = 1, second_in_run;
 
-static void *run_loader_again(void *unused)
+/*
+ * Run the loader program (found by type and id among copies of the
+ * loader's fds) once more, with a zeroed ctx; note in second_run what
+ * BPF_PROG_RUN returned and in second_in_run whether it began during the
+ * first run.
+ */
+static void run_loader_once(void)
 {
 	struct bpf_prog_info info;
 	union bpf_attr attr;
 
-	(void)unused;
-	note_loader();
 	for (int loader = 3; loader < FD_SCAN; loader++) {
 		int fd = loader_fd(loader);
 
@@ -829,6 +881,13 @@ static void *run_loader_again(void *unused)
 		close(fd);
 		break;
 	}
+}
+
+static void *run_loader_again(void *unused)
+{
+	(void)unused;
+	note_loader();
+	run_loader_once();
 	return NULL;
 }
 
@@ -840,6 +899,165 @@ static int run_twice(void)
 	printf("second_in_run=%d\n", second_in_run);
 	if (skel)
 		lskel_slow__destroy(skel);
+	return 0;
+}
+
+/*
+ * pause: the skeleton's loader copies log_level, log_size and log_buf
+ * from its ctx into each load it makes. The log goes to LOG_REGION bytes
+ * on userfaultfd pages: a fault before the loader's maps exist (its BTF's
+ * log) is served at once; the first one after (the slow program's
+ * verifier log, once the verifier has bound the program's maps) holds the
+ * loader there while this thread, in its own fd table, tries every way
+ * in once, or runs the loader a second time. Then the region becomes
+ * ordinary memory and the load goes on.
+ */
+#define LOG_REGION	(64u << 20)
+#define PAGE_SIZE_4K	4096u
+
+static int pause_uffd = -1;
+static char *log_region;
+static unsigned int faults_before;
+static int paused, paused_in_run;
+static bool pause_rerun;	/* pause rerun: the second run, not the attacks */
+
+/* Serve the fault at ADDR with a page of zeros. */
+static void serve_fault(uint64_t addr)
+{
+	struct uffdio_zeropage zero;
+
+	memset(&zero, 0, sizeof(zero));
+	zero.range.start = addr & ~(uint64_t)(PAGE_SIZE_4K - 1);
+	zero.range.len = PAGE_SIZE_4K;
+	if (ioctl(pause_uffd, UFFDIO_ZEROPAGE, &zero) && errno != EEXIST)
+		die("UFFDIO_ZEROPAGE", errno);
+}
+
+/* Whether the blob map and the loader's three maps all exist. */
+static bool loader_maps_made(void)
+{
+	int n = 0;
+
+	for (uint32_t id = next_map_id(base_id); id; id = next_map_id(id))
+		n++;
+	return n >= 4;
+}
+
+/* Hold the loader in its log, attack, let go: see pause_run(). */
+static void hold_and_attack(uint64_t addr)
+{
+	struct uffdio_range all = {
+		.start = (uint64_t)(uintptr_t)log_region,
+		.len = LOG_REGION,
+	};
+
+	paused = 1;
+	blob_id = next_map_id(base_id);
+	loader_id = next_id(BPF_PROG_GET_NEXT_ID, base_prog_id);
+	paused_in_run = before_slow_prog();
+	if (pause_rerun) {
+		run_loader_once();
+	} else {
+		attack_ids_once();
+		attack_fds_once();
+		paused_in_run &= before_slow_prog();
+	}
+	serve_fault(addr);
+	/* The rest of the log goes to ordinary memory (this wakes a fault
+	 * that came in meanwhile).
+	 */
+	if (ioctl(pause_uffd, UFFDIO_UNREGISTER, &all))
+		die("UFFDIO_UNREGISTER", errno);
+}
+
+static void *pause_in_log(void *unused)
+{
+	struct pollfd pfd = { .fd = pause_uffd, .events = POLLIN };
+	struct uffd_msg msg;
+
+	(void)unused;
+	while (!atomic_load(&stop)) {
+		int n = poll(&pfd, 1, 10);
+
+		if (n < 0 && errno != EINTR)
+			die("poll on the userfaultfd", errno);
+		if (n <= 0)
+			continue;
+		if (read(pause_uffd, &msg, sizeof(msg)) != sizeof(msg)) {
+			if (errno == EAGAIN)
+				continue;
+			die("reading the userfaultfd", errno);
+		}
+		if (msg.event != UFFD_EVENT_PAGEFAULT)
+			die("an event other than a page fault", 0);
+		if (!paused && loader_maps_made()) {
+			hold_and_attack(msg.arg.pagefault.address);
+			continue;
+		}
+		faults_before += !paused;
+		serve_fault(msg.arg.pagefault.address);
+	}
+	return NULL;
+}
+
+static int pause_run(void)
+{
+	static const struct worker handler = { pause_in_log, true };
+	struct uffdio_register reg;
+	struct uffdio_api api;
+	struct lskel_slow *skel;
+	pthread_t thread;
+	size_t len;
+	int err;
+
+	skel = lskel_slow__open();
+	if (!skel)
+		die("lskel_slow__open()", errno);
+	base_id = max_id(BPF_MAP_GET_NEXT_ID);
+	base_prog_id = max_id(BPF_PROG_GET_NEXT_ID);
+
+	log_region = mmap(NULL, LOG_REGION, PROT_READ | PROT_WRITE,
+			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (log_region == MAP_FAILED)
+		die("mmap of the log region", errno);
+	pause_uffd = (int)syscall(__NR_userfaultfd, O_CLOEXEC | O_NONBLOCK);
+	if (pause_uffd < 0)
+		die("userfaultfd", errno);
+	memset(&api, 0, sizeof(api));
+	api.api = UFFD_API;
+	if (ioctl(pause_uffd, UFFDIO_API, &api))
+		die("UFFDIO_API", errno);
+	memset(&reg, 0, sizeof(reg));
+	reg.range.start = (uint64_t)(uintptr_t)log_region;
+	reg.range.len = LOG_REGION;
+	reg.mode = UFFDIO_REGISTER_MODE_MISSING;
+	if (ioctl(pause_uffd, UFFDIO_REGISTER, &reg))
+		die("UFFDIO_REGISTER", errno);
+
+	skel->ctx.log_level = 1;
+	skel->ctx.log_size = LOG_REGION;
+	skel->ctx.log_buf = (uint64_t)(uintptr_t)log_region;
+
+	start_workers(&thread, &handler, 1);
+	err = lskel_slow__load(skel);
+	atomic_store(&stop, true);
+	pthread_join(thread, NULL);
+
+	printf("load=%d\n", err);
+	printf("faults_before=%u\n", faults_before);
+	printf("paused=%d\n", paused);
+	printf("paused_in_run=%d\n", paused_in_run);
+	printf("second_run=%d\n", second_run);
+	len = strnlen(log_region, LOG_REGION);
+	printf("log_processed=%d\n",
+	       memmem(log_region, len, "processed ", 10) != NULL);
+	if (err) {
+		lskel_slow__destroy(skel);
+		return 0;
+	}
+	printf("rodata_seed=%#llx\n", (unsigned long long)skel->rodata->seed);
+	report_maps(skel);
+	lskel_slow__destroy(skel);
 	return 0;
 }
 
@@ -969,6 +1187,12 @@ int main(int argc, char **argv)
 		start_after = 2;
 		return rodata_swap();
 	}
+	if (argc == 2 && !strcmp(argv[1], "pause"))
+		return pause_run();
+	if (argc == 3 && !strcmp(argv[1], "pause") && !strcmp(argv[2], "rerun")) {
+		pause_rerun = true;
+		return pause_run();
+	}
 	if (argc == 2 && !strcmp(argv[1], "second-run")) {
 		start_after = 2;
 		return run_twice();
@@ -984,6 +1208,7 @@ int main(int argc, char **argv)
 		"       lskel_race-VARIANT flip MODE\n"
 		"       lskel_race-VARIANT rodata-swap\n"
 		"       lskel_race-VARIANT second-run\n"
+		"       lskel_race-VARIANT pause [rerun]\n"
 		"       lskel_race-VARIANT shared thread|clone|unshared\n"
 		"built from %s\n", LSKEL_RACE_HEADER);
 	return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 2;
