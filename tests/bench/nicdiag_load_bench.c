@@ -7,7 +7,8 @@
  *	time NAME__open_and_load() + NAME__destroy() ROUNDS times with Hornet
  *	in enforce mode and ROUNDS times with it off, alternating, and print
  *	the medians, the ratio of the medians and the median of the ratios
- *	of each round's pair
+ *	of each round's pair; fail unless Hornet's verified counter grew by
+ *	exactly the number of enforce-mode loads (each was verified)
  *
  *   nicdiag_load_bench --cleanup ROUNDS
  *	what Hornet adds to the tear-down, which load-and-run leaves to the
@@ -74,6 +75,36 @@ static void set_mode(const char *mode)
 		die(BENCH_MODE_FILE, -err);
 }
 
+/* Loads made with Hornet in enforce mode, each of which it must verify. */
+static long long enforce_loads;
+
+/* Hornet's verified counter now; a counter that cannot be read ends the run. */
+static long long verified_now(void)
+{
+	long long v = bench_counter("verified");
+
+	if (v < 0)
+		die(BENCH_COUNTERS_FILE, (int)-v);
+	return v;
+}
+
+/*
+ * A ratio of load times proves nothing unless every enforce-mode load was
+ * verified (a shortcut that skipped the check would look fast): Hornet's
+ * verified counter must have grown, since BEFORE, by one for each of them
+ * (the loader; its children are not counted there) and by nothing else.
+ */
+static void expect_all_verified(long long before)
+{
+	long long after = verified_now();
+
+	if (after - before != enforce_loads) {
+		fprintf(stderr, "nicdiag_load_bench: %lld enforce-mode loads, but Hornet's verified counter went from %lld to %lld\n",
+			enforce_loads, before, after);
+		exit(1);
+	}
+}
+
 /* One open_and_load() and destroy(); a load that fails ends the run. */
 static double timed_load_and_destroy(void)
 {
@@ -97,6 +128,7 @@ static double timed_load_and_destroy(void)
 static double timed_in_mode(const char *mode)
 {
 	set_mode(mode);
+	enforce_loads += !strcmp(mode, "enforce");
 	usleep(SETTLE_US);
 	return timed_load_and_destroy();
 }
@@ -187,6 +219,7 @@ static double timed_measured(bool measured)
 
 	set_real_uid(measured ? 0 : 1);
 	usleep(SETTLE_US);
+	enforce_loads++;
 	t = timed_load_and_destroy();
 	set_real_uid(0);
 	return t;
@@ -238,8 +271,12 @@ static void measure_rows(const char *name, int rounds,
 
 static int measure_main(int rounds)
 {
+	long long before;
+
 	set_mode("enforce");
+	before = verified_now();
 	measure_rows(SKEL_STR(BENCH_LSKEL_NAME), rounds, timed_measured);
+	expect_all_verified(before);
 	measure_rows("mode_write", rounds, timed_mode_write);
 	set_mode("audit");
 	return 0;
@@ -249,6 +286,7 @@ int main(int argc, char **argv)
 {
 	static double on[MAX_ROUNDS], off[MAX_ROUNDS], pair[MAX_ROUNDS];
 	double m_on, m_off;
+	long long before;
 	int i, rounds;
 
 	bool measure = argc == 3 && !strcmp(argv[1], "--measure");
@@ -264,8 +302,10 @@ int main(int argc, char **argv)
 		return measure_main(rounds);
 	if (cleanup)
 		return cleanup_main(rounds);
+	before = verified_now();
 	/* One untimed load in each mode, to warm caches and the key lookup. */
 	set_mode("enforce");
+	enforce_loads++;
 	timed_load_and_destroy();
 	set_mode("off");
 	timed_load_and_destroy();
@@ -284,6 +324,7 @@ int main(int argc, char **argv)
 		pair[i] = on[i] / off[i];
 	}
 	set_mode("audit");
+	expect_all_verified(before);
 	m_on = bench_median(on, rounds);
 	m_off = bench_median(off, rounds);
 	printf("%-12s %6d %11.1f %11.1f %11.3f %11.3f\n",
