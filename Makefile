@@ -12,7 +12,7 @@ all: kernel tests
 help:
 	@echo "make demo    build everything, boot the VM, show a light skeleton loading"
 	@echo "make check   build everything, both kernels too, and run every host and VM test"
-	@echo "make check-7.3  build the 7.3 kernel and run only the cases that boot it"
+	@echo "make check-7.3  build the 7.3 kernel and run only the tests that boot it or need its build"
 	@echo "make check-debug  the same on a KASAN/lockdep/kmemleak/UBSAN kernel, plus failslab"
 	@echo "make check-debug-7.3  the tests that run on 7.3, on its KASAN/lockdep/kmemleak/UBSAN build"
 	@echo "make fleet-demo  four VMs with TPMs (6.12 and 7.3) attest what they loaded to a verifier"
@@ -59,10 +59,13 @@ tests-7.3: kernel-7.3 tests
 check: tests-7.3
 	@HORNET_CHECK_73=required $(ROOT)/tests/run
 
-# Only the tests that need Linux 7.3 (the cases marked "# vm-kernel: 7.3"
-# and the host tests marked "# needs: 7.3").
+# Only the tests that boot Linux 7.3 or need what its build makes: every
+# 6.12 case run again on 7.3 (vm73/*), 7.3's KUnit results (kunit73/*),
+# the cases marked "# vm-kernel: 7.3", and the host tests and 6.12 cases
+# marked "# needs: 7.3" (they run programs built by 7.3's bpftool).
 check-7.3: tests-7.3
-	@HORNET_CHECK_73=required $(ROOT)/tests/run $$(grep -lx '[#] needs: 7.3\|[#] vm-kernel: 7.3' \
+	@HORNET_CHECK_73=required $(ROOT)/tests/run 'vm73/*' 'kunit73/*' \
+		$$(grep -lx '[#] needs: 7.3\|[#] vm-kernel: 7.3' \
 		$(ROOT)/tests/host/*.sh $(ROOT)/tests/vm/cases/*.sh | \
 		sed -n 's|.*/tests/host/\(.*\)\.sh$$|host/\1|p; s|.*/tests/vm/cases/\(.*\)\.sh$$|vm/\1|p')
 
