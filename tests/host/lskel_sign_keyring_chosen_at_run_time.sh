@@ -7,7 +7,7 @@
 # skel_internal.h); 0, as open leaves it, is the builtin keyring.
 # --keyring-id N fixes the keyring at signing time instead, and signing
 # again keeps N. --remove gives back bpftool's -S header byte for byte.
-# A -L header has no such member: its block gets a fixed keyring.
+# A plain -L header (no such member) is refused.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tools/lskel-sign/tests/lib.sh"
 
@@ -45,11 +45,9 @@ expect_eq "fixed keyring 2, caller sets 1" "$(keyring_of "$h" 1)" 2
 "$LSKEL" --key "$KEYS/build.pem" "$h" >/dev/null || fail "signing again without --keyring-id"
 grep -qx $'\t\topts.keyring_id = 2;' "$h" || fail "signing again did not keep keyring 2"
 
-# A -L header: no keyring_id member, so a fixed keyring, 0 by default.
-lskel_header counter
-l=$tmp/counter.lskel.h
-grep -q 'keyring_id' "$l" && fail "the -L header has a keyring_id"
-"$LSKEL" --key "$KEYS/build.pem" "$l" >/dev/null || fail "signing the -L header"
-grep -qx $'\t\topts.keyring_id = 0;' "$l" || fail "the -L header's block has no fixed keyring 0"
-expect_eq "-L header, signed" "$(keyring_of "$l")" 0
+# A plain -L header has no such member, and no operation takes one.
+lskel_plain_header counter
+run_rc rc "$LSKEL" --key "$KEYS/build.pem" "$tmp/counter-L.lskel.h" >/dev/null 2>"$tmp/err"
+expect_eq "signing a plain -L header" "$rc" 1
+expect_grep "signing a plain -L header" ": a plain -L header, which is not signed: " "$tmp/err"
 echo PASS

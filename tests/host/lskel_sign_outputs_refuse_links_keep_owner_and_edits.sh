@@ -14,10 +14,8 @@ source "$(dirname "$0")/lib.sh"
 source "$ROOT/tools/lskel-sign/tests/lib.sh"
 
 [ "$(id -u)" = 0 ] || fail "needs root, to give files away"
-G=$ROOT/tests/fixtures/lskel-golden
-tar -xJf "$G/headers.tar.xz" -C "$tmp" lskel-sign_headers_counter.lskel.h ||
-	fail "cannot unpack the counter header"
-orig=$tmp/lskel-sign_headers_counter.lskel.h
+lskel_header counter
+orig=$tmp/counter.lskel.h
 h=$tmp/h.h
 cp "$orig" "$h"
 "$LSKEL" --key "$KEYS/build.pem" "$h" >/dev/null || fail "signing"

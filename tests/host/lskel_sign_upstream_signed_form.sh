@@ -79,7 +79,7 @@ sig_literal() {
 	     on { line = $0; end = sub(/";$/, "", line); sub(/\\$/, "", line)
 		  printf "%s", line; if (end) exit }' "$1"
 }
-expect_eq "opts_sig[] before signing" "$(sig_literal "$tmp/before.h")" "$(hex_literal "$tmp/insns.p7s")"
+expect_eq "opts_sig[] before signing" "$(sig_literal "$tmp/before.h")" "$(bpftool_literal "$tmp/insns.p7s")"
 "$LSKEL" --detach "$tmp/signed.p7s" "$u" >/dev/null || fail "no signature to detach from the signed header"
 cmp -s "$tmp/signed.p7s" "$tmp/insns.p7s" && fail "the old signature is still there"
 # Written back as bpftool writes its literals: zero bytes as \0.

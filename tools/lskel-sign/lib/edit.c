@@ -155,9 +155,8 @@ int lskel_edit_unsign(const struct lskel_header *h, struct lskel_edit *ed,
 	ed->cut_begin = h->block_begin;
 	ed->cut_end = h->block_end;
 	if (h->sign_comment) {
-		/* As bpftool -S wrote it: the keyring chosen at run time or 0. */
-		ed->middle = lskel_render_block(NULL, 0, NULL, 0, h->keyring_runtime, 0,
-						&ed->middle_len);
+		/* As bpftool -S writes it: the keyring chosen at run time. */
+		ed->middle = lskel_render_block(NULL, 0, NULL, 0, true, 0, &ed->middle_len);
 		if (!ed->middle)
 			return lskel_fail(e, "out of memory");
 	}

@@ -543,9 +543,7 @@ static int read_line(struct reader *r, struct lskel_header *h, size_t *inits)
 	struct lskel_assert *a;
 	size_t i;
 
-	if (!h->name.len && match(r, "struct %i {", id, NULL)) {
-		h->name = id[0];
-	} else if (match(r, "\t\tstruct bpf_map_desc %i;", id, NULL)) {
+	if (match(r, "\t\tstruct bpf_map_desc %i;", id, NULL)) {
 		if (!(m = PUSH(h->maps, h->nmaps)))
 			return lskel_fail(r->e, "out of memory");
 		m->ident = id[0];
@@ -698,6 +696,7 @@ static int compare_with_bpftool(struct reader *r, struct lskel_header *h)
 static int read_header(struct reader *r, struct lskel_header *h)
 {
 	size_t inits = 0;
+	char found[240];
 
 	if (!r->n)
 		return lskel_fail(r->e, "not a light skeleton: the file is empty");
@@ -711,6 +710,17 @@ static int read_header(struct reader *r, struct lskel_header *h)
 	if (expect(r, "#include <bpf/skel_internal.h>"))
 		return lskel_fail(r->e, "line %lu: expected '#include <bpf/skel_internal.h>': not a light skeleton (made by 'bpftool gen skeleton -S'?)",
 				  r->line);
+	if (!next_line(r) || line_len(r)) {
+		show_line(found, sizeof(found), r->s, r->n, r->line == 7 ? r->at : r->n);
+		return lskel_fail(r->e, "line 7: expected an empty line, found %s: not the text bpftool gen skeleton -S writes for this skeleton",
+				  found);
+	}
+	/* The skeleton's struct, named after the object: line 8. */
+	if (!next_line(r) || !match(r, "struct %i {", &h->name, NULL) || h->name.len > 63) {
+		show_line(found, sizeof(found), r->s, r->n, r->line == 8 ? r->at : r->n);
+		return lskel_fail(r->e, "line 8: expected 'struct NAME {', NAME the object's name, found %s: not the text bpftool gen skeleton -S writes",
+				  found);
+	}
 	while (next_line(r)) {
 		if (next_is(r, LSKEL_MARK_BEGIN_LINE) && !h->block_end) {
 			if (read_line(r, h, &inits))
@@ -723,7 +733,7 @@ static int read_header(struct reader *r, struct lskel_header *h)
 		if (read_line(r, h, &inits))
 			return -1;
 	}
-	if (!h->name.len || h->name.len > 63 || !h->load_begin || !h->insns.bytes)
+	if (!h->load_begin || !h->insns.bytes)
 		return lskel_fail(r->e, "not a light skeleton: no <name>__load() with bpftool's loader (made by 'bpftool gen skeleton -S'?)");
 	if (h->flavor == LSKEL_BPFTOOL_HORNET && h->sign_comment)
 		h->signed_form = true;

@@ -36,17 +36,23 @@ lskel_header() {
 	cp "$out" "$tmp/$name.lskel.h"
 }
 
-# lskel_s_header NAME: as lskel_header, to $tmp/NAME-S.lskel.h.
+# lskel_s_header NAME: as lskel_header, to $tmp/NAME-S.lskel.h; leaves
+# $tmp/NAME.lskel.h as it is.
 lskel_s_header() {
+	[ ! -e "$tmp/$1.lskel.h" ] || mv "$tmp/$1.lskel.h" "$tmp/$1.lskel.h.keep"
 	lskel_header "$1"
 	mv "$tmp/$1.lskel.h" "$tmp/$1-S.lskel.h"
+	[ ! -e "$tmp/$1.lskel.h.keep" ] || mv "$tmp/$1.lskel.h.keep" "$tmp/$1.lskel.h"
 }
 
 # lskel_plain_header NAME: a plain gen skeleton -L header of our bpftool
 # from the object lskel_header NAME built, to $tmp/NAME-L.lskel.h. No
 # operation of lskel-sign takes one.
 lskel_plain_header() {
+	[ ! -e "$tmp/$1.lskel.h" ] || mv "$tmp/$1.lskel.h" "$tmp/$1.lskel.h.keep"
 	lskel_header "$1"
+	rm "$tmp/$1.lskel.h"
+	[ ! -e "$tmp/$1.lskel.h.keep" ] || mv "$tmp/$1.lskel.h.keep" "$tmp/$1.lskel.h"
 	"$BPFTOOL" gen skeleton -L "$LSKEL_BUILD/headers/$1.bpf.o" name "$1" >"$tmp/$1-L.lskel.h" ||
 		fail "bpftool gen skeleton -L failed for $1"
 }
@@ -194,11 +200,12 @@ refused_by_every_mode() {
 
 # not_bpftools_text LINE FOUND EXPECTED: the message for a header whose
 # LINE is FOUND where bpftool writes EXPECTED.
-# (An empty EXPECTED is an empty line.)
+# (An empty FOUND or EXPECTED is an empty line.)
 not_bpftools_text() {
-	local want="'$3'"
+	local want="'$3'" got="'$2'"
 	[ -n "$3" ] || want="an empty line"
-	echo "line $1: expected $want, found '$2': not the text bpftool gen skeleton -S writes for this skeleton"
+	[ -n "$2" ] || got="an empty line"
+	echo "line $1: expected $want, found $got: not the text bpftool gen skeleton -S writes for this skeleton"
 }
 
 # refuses_lines_before_load LINES REGRESSION: LINES (a file), put right
@@ -227,9 +234,9 @@ refuses_lines_before_load() {
 	lskel_header counter
 	h=$tmp/counter.lskel.h
 	"$LSKEL" --key "$KEYS/build.pem" "$h" >/dev/null || fail "cannot sign the control"
-	run_rc rc "$LSKEL" --verify --cert "$KEYS/build.crt" "$h" >/dev/null 2>"$tmp/err"
+	run_rc rc "$LSKEL" --verify --cert "$KEYS/build.crt" "$h" >"$tmp/out" 2>&1
 	expect_eq "control (ours): --verify" "$rc" 0
-	expect_grep "control (ours)" "good signature (lskel-sign's block, 1 signer)" "$tmp/err"
+	expect_grep "control (ours)" "good signature (lskel-sign's block, 1 signer)" "$tmp/out"
 	at=$(grep -n -m1 '^counter__load(struct counter \*skel)$' "$h" | cut -d: -f1)
 	awk -v a=$((at - 1)) -v f="$lines" 'NR == a { while ((getline l < f) > 0) print l } { print }' \
 		"$h" >"$tmp/attack.h"
