@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The libFuzzer target (ASan + UBSan) for the parser runs on a corpus
-# seeded with every light skeleton header that the tests build (signed,
-# unsigned and tampered; -L and -S; and upstream's signed form) without a
-# crash, a leak or a broken property (sign/re-sign/remove round trips, and
-# a compiler-like lexer agreeing with the reader on every header it
-# accepts; see tests/fuzz/lskel_parse_fuzz.c and c_oracle.c). The seeds are made here, under build/.
+# seeded with every light skeleton header that the tests build and that
+# lskel-sign takes (signed, unsigned and tampered -S headers, and
+# upstream's signed form; plain -L headers are refused, so they seed
+# nothing) without a crash, a leak or a broken property (every accepted
+# header is bpftool's text for its values outside the block, and the
+# sign/re-sign/remove round trips; see tests/fuzz/lskel_parse_fuzz.c).
+# The seeds are made here, under build/.
 # LSKEL_FUZZ_SECONDS sets how long it fuzzes (default 60; make fuzz: 1800).
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tools/lskel-sign/tests/lib.sh"
