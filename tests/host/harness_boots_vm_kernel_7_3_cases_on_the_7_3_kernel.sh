@@ -5,12 +5,13 @@
 # its results counted as kunit/ (6.12) and kunit73/ (7.3). Each 6.12
 # case runs on the 7.3 kernel too, as vm73/NAME, unless
 # tests/vm/one-kernel.list names it (beta here); a line of the list that
-# names no case, or gives no reason, fails the run.
+# names no case, or gives no reason, fails the run, and so does a header
+# count ("# Cases listed: N") that does not match the lines.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tests/host/fixtures/harness/setup.sh"
 
 printf '# vm-kernel: 7.3\n# gamma: a 7.3 case\ntrue\n' >"$HROOT/tests/vm/cases/gamma.sh"
-printf '# a comment\nbeta: the fixture case that stays on 6.12\n' >"$HROOT/tests/vm/one-kernel.list"
+printf '# a comment\n# Cases listed: 1\nbeta: the fixture case that stays on 6.12\n' >"$HROOT/tests/vm/one-kernel.list"
 k73=$HROOT/build/kbuild-7.3/arch/x86/boot/bzImage
 mkdir -p "$(dirname "$k73")"
 : >"$k73"
@@ -33,10 +34,11 @@ expect_eq "boots of the default kernel" "$(grep -c '^default ' "$FAKE_BOOTS")" 2
 grep -q '^default .*gamma' "$FAKE_BOOTS" && fail "the 6.12 kernel ran the 7.3 case"
 grep -q "^$k73 .*beta" "$FAKE_BOOTS" && fail "the 7.3 kernel ran a case the list keeps on 6.12"
 
-# A list line that names no case, or no reason, fails the run.
-printf 'beta: stays\nzeta: no such case\nalpha\n' >"$HROOT/tests/vm/one-kernel.list"
+# A list line that names no case, or no reason, fails the run; so does a
+# header count that does not match.
+printf '# Cases listed: 2\nbeta: stays\nzeta: no such case\nalpha\n' >"$HROOT/tests/vm/one-kernel.list"
 : >"$FAKE_BOOTS"
 harness_run kunit-clean.klog "$tmp/console" cases-clean.klog 0
 expect_eq "status of tests/run, stale list" "$HRC" 1
-expect_line_start "FAIL vm/one-kernel.list (zeta is no case;'alpha' gives no reason)"
+expect_line_start "FAIL vm/one-kernel.list (zeta is no case;'alpha' gives no reason;the header counts 2 cases ('# Cases listed: N'), the list names 3)"
 exit 0

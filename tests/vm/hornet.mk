@@ -116,6 +116,10 @@ $(BIN)/hornet_attack: $(GEN)/hornet_attack.o $(GEN)/sha256.o | $(BIN)
 	$(call say,LD,$(@F))
 	$(Q)$(CC) $(LDFLAGS) -pthread -o $@ $^
 
+$(BIN)/hornet_seal: $(GEN)/hornet_seal.o $(GEN)/sha256.o | $(BIN)
+	$(call say,LD,$(@F))
+	$(Q)$(CC) $(LDFLAGS) -o $@ $^
+
 $(BIN)/hornet_kr_race: $(GEN)/hornet_kr_race.o $(GEN)/sha1.o $(GEN)/sha256.o | $(BIN)
 	$(call say,LD,$(@F))
 	$(Q)$(CC) $(LDFLAGS) -pthread -o $@ $^

@@ -33,6 +33,9 @@ EBUSY=16
 ENOMEM=12
 EACCES=13
 EOPNOTSUPP=95
+# The kernel's own ENOTSUPP (include/linux/errno.h), which 7.3's core
+# returns to userspace for an exclusive map put in an array of maps.
+ENOTSUPP=524
 
 # How long to wait for something asynchronous, in 0.05 s steps (5 s).
 HORNET_WAIT_STEPS=100

@@ -111,6 +111,11 @@
  *   run=N ret=0|-ERRNO child=0|-ERRNO bound=own|blob|foreign|none
  * (ret is BPF_PROG_TEST_RUN's, child the spawner's result: 0 once the
  * child loaded, or the first error it met, bound the map the child uses).
+ *
+ * The blobs of the signed loaders of run, past, split and spawn are made
+ * as the running kernel's signed loads need them (signed_blob.h):
+ * exclusive to the loader's instructions where the BPF core checks
+ * signatures (Linux 7 and later), ordinary maps elsewhere.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -131,6 +136,7 @@
 
 #include "blob_map.h"
 #include "sha256.h"
+#include "signed_blob.h"
 #include "../btf_walk.h"
 
 #define PIN_PATH	"/sys/fs/bpf/hornet_attack_blob"
@@ -144,6 +150,7 @@ static const struct bpf_insn loader_insns[] = {
 	{ .code = BPF_LDX | BPF_MEM | BPF_W, .dst_reg = BPF_REG_0, .src_reg = BPF_REG_1 },
 	{ .code = BPF_JMP | BPF_EXIT },
 };
+#define LOADER_INSN_CNT	(sizeof(loader_insns) / sizeof(loader_insns[0]))
 
 /* The bind target and the iterator: return 0 */
 static const struct bpf_insn dummy_insns[] = {
@@ -346,10 +353,24 @@ static int put_in_map_of_maps_after(int template_fd, int map_fd)
 	return err;
 }
 
-/* Put MAP_FD's map in an array of maps shaped after it. */
+/*
+ * Put MAP_FD's map (a BLOB_SIZE blob) in an array of maps shaped after a
+ * plain map of its shape: an exclusive map cannot be the template
+ * (ENOTSUPP), and only the insertion gives a program that uses the outer
+ * map a way to the blob.
+ */
 static int put_in_map_of_maps(int map_fd)
 {
-	return put_in_map_of_maps_after(map_fd, map_fd);
+	int tmpl_fd = blob_map_create("attack_tmpl", blob, BLOB_SIZE, false);
+	int err;
+
+	if (tmpl_fd < 0) {
+		errno = -tmpl_fd;
+		die("the template of an array of maps");
+	}
+	err = put_in_map_of_maps_after(tmpl_fd, map_fd);
+	close(tmpl_fd);
+	return err;
 }
 
 static int cmd_run(const char *loader_sig_path, const char *writer_sig_path,
@@ -368,7 +389,8 @@ static int cmd_run(const char *loader_sig_path, const char *writer_sig_path,
 	writer_sig_len = read_sig(writer_sig_path, writer_sig, sizeof(writer_sig));
 	dummy_sig_len = read_sig(dummy_sig_path, dummy_sig, sizeof(dummy_sig));
 
-	blob_fd = blob_map_create_flags("attack_blob", blob, BLOB_SIZE, freeze, 0);
+	blob_fd = signed_blob_create("attack_blob", loader_insns, LOADER_INSN_CNT,
+				     blob, BLOB_SIZE, freeze);
 	if (blob_fd < 0) {
 		errno = -blob_fd;
 		die("blob map");
@@ -559,7 +581,8 @@ static int cmd_past(const char *kind, const char *history_mode,
 
 	loader_sig_len = read_sig(loader_sig_path, loader_sig, sizeof(loader_sig));
 	writer_sig_len = read_sig(writer_sig_path, writer_sig, sizeof(writer_sig));
-	blob_fd = blob_map_create("past_blob", blob, BLOB_SIZE, false);
+	blob_fd = signed_blob_create("past_blob", loader_insns, LOADER_INSN_CNT,
+				     blob, BLOB_SIZE, false);
 	if (blob_fd < 0) {
 		errno = -blob_fd;
 		die("blob map");
@@ -616,9 +639,10 @@ static int cmd_split(const char *loader_sig_path)
 	size_t sig_len = read_sig(loader_sig_path, sig, sizeof(sig));
 	int fds[2], loader_fd;
 
-	fds[0] = blob_map_create("split_a", blob, BLOB_SIZE / 2, true);
-	fds[1] = blob_map_create("split_b", blob + BLOB_SIZE / 2,
-				 BLOB_SIZE / 2, true);
+	fds[0] = signed_blob_create("split_a", loader_insns, LOADER_INSN_CNT,
+				    blob, BLOB_SIZE / 2, true);
+	fds[1] = signed_blob_create("split_b", loader_insns, LOADER_INSN_CNT,
+				    blob + BLOB_SIZE / 2, BLOB_SIZE / 2, true);
 	if (fds[0] < 0 || fds[1] < 0) {
 		errno = fds[0] < 0 ? -fds[0] : -fds[1];
 		die("split maps");
@@ -1074,7 +1098,8 @@ static int cmd_spawn(const char *sig_path, int32_t keyring,
 
 	build_spawner();
 	sig_len = read_sig(sig_path, sig, sizeof(sig));
-	blob_fd = blob_map_create("spawn_blob", spawn_blob, BLOB_SIZE, true);
+	blob_fd = signed_blob_create("spawn_blob", spawner, spawner_cnt, spawn_blob,
+				     BLOB_SIZE, true);
 	foreign_fd = blob_map_create("spawn_foreign", blob, 8, false);
 	if (blob_fd < 0 || foreign_fd < 0) {
 		errno = blob_fd < 0 ? -blob_fd : -foreign_fd;

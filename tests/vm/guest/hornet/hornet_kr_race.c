@@ -42,14 +42,13 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "blob_map.h"
 #include "hornet_uapi.h"
-#include "sha1.h"
-#include "sha256.h"
+#include "prog_tag.h"
+#include "signed_blob.h"
 
 #define BLOB_SIZE	64
 /* "Horn": the constant hornet_load's program folds into its result. */
@@ -234,55 +233,6 @@ static void *handler(void *unused)
 
 /* --- the program --------------------------------------------------------- */
 
-static int kernel_major(int *minor)
-{
-	struct utsname u;
-	int major = 0;
-
-	*minor = 0;
-	if (uname(&u) || sscanf(u.release, "%d.%d", &major, minor) != 2)
-		return 0;
-	return major;
-}
-
-/*
- * The tag the kernel gives the instructions: the first 8 bytes of a SHA-1
- * (a SHA-256 on Linux 6.18 and later) over them with the immediates of
- * map-fd and map-value ld_imm64 pairs zeroed, as hornet_load predicts it.
- */
-static void predict_tag(const struct bpf_insn *insns, unsigned int cnt, char hex[17])
-{
-	struct bpf_insn copy[INSNS_MAX];
-	uint8_t digest[SHA256_DIGEST_BYTES];
-	bool in_ld_map = false;
-	int major, minor;
-	unsigned int i;
-
-	memcpy(copy, insns, cnt * sizeof(copy[0]));
-	for (i = 0; i < cnt; i++) {
-		struct bpf_insn *in = &copy[i];
-
-		if (!in_ld_map && in->code == (BPF_LD | BPF_IMM | BPF_DW) &&
-		    (in->src_reg == BPF_PSEUDO_MAP_FD || in->src_reg == BPF_PSEUDO_MAP_VALUE)) {
-			in_ld_map = true;
-			in->imm = 0;
-		} else if (in_ld_map && in->code == 0 && in->dst_reg == 0 &&
-			   in->src_reg == 0 && in->off == 0) {
-			in_ld_map = false;
-			in->imm = 0;
-		} else {
-			in_ld_map = false;
-		}
-	}
-	major = kernel_major(&minor);
-	if (major > 6 || (major == 6 && minor >= 18))
-		sha256_digest(copy, cnt * sizeof(copy[0]), digest);
-	else
-		sha1_digest(copy, cnt * sizeof(copy[0]), digest);
-	for (i = 0; i < 8; i++)
-		snprintf(hex + 2 * i, 3, "%02x", digest[i]);
-}
-
 /* What hornet_load's program returns for BLOB. */
 static uint32_t expected_result(const uint8_t *blob)
 {
@@ -373,16 +323,16 @@ int main(int argc, char **argv)
 	const char *payload_path = "/tests/bin/hornet-data/payload.bin";
 	bool restrict_first = false;
 	struct bpf_insn insns[INSNS_MAX];
-	uint8_t blob[BLOB_SIZE], excl[SHA256_DIGEST_BYTES];
+	uint8_t blob[BLOB_SIZE], tag[BPF_TAG_SIZE];
 	uint8_t *payload, *sig, *cert;
 	size_t payload_len, sig_len, cert_len, insns_len;
 	hornet_prog_load_attr attr;
 	struct uffdio_register reg;
 	struct uffdio_api api;
 	pthread_t thread;
-	char tag[17], *base, *log;
+	char tag_hex[2 * BPF_TAG_SIZE + 1], *base, *log;
 	size_t log_size;
-	int c, major, minor, map_fd, prog_fd, err, fds[1];
+	int c, map_fd, prog_fd, err, fds[1];
 
 	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
 		switch (c) {
@@ -438,11 +388,8 @@ int main(int argc, char **argv)
 		die("add_key asymmetric");
 	printf("keyring=%d\nkey=%d\n", h.ring, h.key);
 
-	/* The blob map, exclusive to the instructions on Linux 7 and later. */
-	major = kernel_major(&minor);
-	sha256_digest(insns, insns_len, excl);
-	map_fd = blob_map_create_excl("hornet_blob", blob, BLOB_SIZE, true, 0,
-				      major >= 7 ? excl : NULL);
+	map_fd = signed_blob_create("hornet_blob", insns, insns_len / sizeof(insns[0]), blob,
+				    BLOB_SIZE, true);
 	if (map_fd < 0) {
 		errno = -map_fd;
 		die("the blob map");
@@ -511,7 +458,8 @@ int main(int argc, char **argv)
 	printf("errno=%d\n", -err);
 	printf("pid=%d\n", (int)getpid());
 	predict_tag(insns, attr.insn_cnt, tag);
-	printf("tag=%s\n", tag);
+	tag_to_hex(tag, tag_hex);
+	printf("tag=%s\n", tag_hex);
 	fflush(stdout);
 
 	if (sys_keyctl(KEYCTL_UNLINK, (unsigned long)h.ring,

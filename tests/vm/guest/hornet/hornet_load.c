@@ -29,7 +29,6 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,8 +39,9 @@
 
 #include "blob_map.h"
 #include "hornet_uapi.h"
-#include "sha1.h"
+#include "prog_tag.h"
 #include "sha256.h"
+#include "signed_blob.h"
 
 #define BLOB_SIZE	64
 #define BLOB_WORDS	(BLOB_SIZE / 8)
@@ -99,7 +99,8 @@ static void usage(FILE *f)
 "         stays valid)\n"
 "race     load the signed program N times with fd_array = {F}, while one\n"
 "         thread dup2()s an attacker's frozen blob and a genuine one (a\n"
-"         fresh one each round) over\n"
+"         fresh one each round; both exclusive to the program where the\n"
+"         BPF core checks signatures, Linux 7 and later) over\n"
 "         F in turn and another calls BPF_PROG_GET_FD_BY_ID on every\n"
 "         program id it finds; run each program that loads (in a child\n"
 "         process, whose fd table no thread shares) to see which\n"
@@ -370,65 +371,6 @@ static uint32_t expected_result(const struct program *p, const uint8_t blob[BLOB
 	return (uint32_t)(x ^ (x >> 32)) ^ (uint32_t)p->insns[p->magic_idx].imm;
 }
 
-/*
- * The tag Linux 6.12 gives a program: the first 8 bytes of a SHA-1 over its
- * instructions as loaded, with the immediates of map-fd and map-value
- * ld_imm64 pairs zeroed because fds differ from run to run. (Upstream moved
- * to SHA-256 in 6.18; check_loaded() notices if this kernel did too.)
- */
-/*
- * Whether the running kernel takes a program's tag from a SHA-256 of its
- * instructions (Linux 6.18 and later, which keep the whole digest for
- * exclusive maps and signatures) rather than from a SHA-1.
- */
-static bool kernel_tags_by_sha256(void)
-{
-	struct utsname u;
-	unsigned int major, minor;
-
-	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
-		return false;
-	return major > 6 || (major == 6 && minor >= 18);
-}
-
-static void predict_tag(const struct program *p, uint8_t tag[BPF_TAG_SIZE])
-{
-	struct bpf_insn copy[32];
-	uint8_t digest[SHA256_DIGEST_BYTES];
-	bool in_ld_map = false;
-	unsigned int i;
-
-	memcpy(copy, p->insns, p->cnt * sizeof(copy[0]));
-	for (i = 0; i < p->cnt; i++) {
-		struct bpf_insn *in = &copy[i];
-
-		if (!in_ld_map && in->code == (BPF_LD | BPF_IMM | BPF_DW) &&
-		    (in->src_reg == BPF_PSEUDO_MAP_FD || in->src_reg == BPF_PSEUDO_MAP_VALUE)) {
-			in_ld_map = true;
-			in->imm = 0;
-		} else if (in_ld_map && in->code == 0 && in->dst_reg == 0 &&
-			   in->src_reg == 0 && in->off == 0) {
-			in_ld_map = false;
-			in->imm = 0;
-		} else {
-			in_ld_map = false;
-		}
-	}
-	if (kernel_tags_by_sha256())
-		sha256_digest(copy, p->cnt * sizeof(copy[0]), digest);
-	else
-		sha1_digest(copy, p->cnt * sizeof(copy[0]), digest);
-	memcpy(tag, digest, BPF_TAG_SIZE);
-}
-
-static void tag_to_hex(const uint8_t tag[BPF_TAG_SIZE], char hex[2 * BPF_TAG_SIZE + 1])
-{
-	unsigned int i;
-
-	for (i = 0; i < BPF_TAG_SIZE; i++)
-		snprintf(hex + 2 * i, 3, "%02x", tag[i]);
-}
-
 static int cmd_payload(int argc, char **argv)
 {
 	enum prog_form form = FORM_FD_ARRAY;
@@ -585,7 +527,7 @@ static int create_blob_map(const struct load_opts *o, const struct program *prog
 	attr.map_flags = o->mmapable ? BPF_F_MMAPABLE : 0;
 	strcpy(attr.map_name, "hornet_blob");
 	if (o->exclusive) {
-		sha256_digest(prog->insns, prog->cnt * sizeof(prog->insns[0]), excl_hash);
+		prog_digest_sha256(prog->insns, prog->cnt, excl_hash);
 		if (o->exclusive_other)
 			excl_hash[0] ^= 0xff;
 		blob_map_attr_excl(&attr, excl_hash);
@@ -692,7 +634,7 @@ static int create_extra_map(const struct load_opts *o, const struct program *pro
 	int fd;
 
 	if (o->exclusive)
-		sha256_digest(prog->insns, prog->cnt * sizeof(prog->insns[0]), excl);
+		prog_digest_sha256(prog->insns, prog->cnt, excl);
 	fd = blob_map_create_excl("hornet_extra", zero, sizeof(zero), true, 0,
 				  o->exclusive ? excl : NULL);
 	if (fd < 0) {
@@ -1543,7 +1485,7 @@ static int do_load(const struct load_opts *o)
 	printf("errno=%d\n", -err);
 	printf("pid=%d\n", (int)getpid());
 	printf("load_ns=%llu-%llu\n", t0, t1);
-	predict_tag(&prog, tag);
+	predict_tag(prog.insns, prog.cnt, tag);
 	tag_to_hex(tag, tag_hex);
 	printf("tag=%s\n", tag_hex);
 	if (o->btf == BTF_CORE_RELO) {
@@ -1551,7 +1493,7 @@ static int do_load(const struct load_opts *o)
 		char patched_hex[2 * BPF_TAG_SIZE + 1];
 
 		patched_program(&prog, &patched);
-		predict_tag(&patched, tag);
+		predict_tag(patched.insns, patched.cnt, tag);
 		tag_to_hex(tag, patched_hex);
 		printf("patched_tag=%s\n", patched_hex);
 	}
@@ -1690,6 +1632,19 @@ static uint32_t run_once_apart(int prog_fd)
 	return ret;
 }
 
+/* create_blob_map() for the race, which has no use for a map it cannot make. */
+static int race_blob_map(const struct load_opts *o, const struct program *prog,
+			 const uint8_t blob[BLOB_SIZE])
+{
+	int fd = create_blob_map(o, prog, blob);
+
+	if (fd < 0) {
+		errno = -fd;
+		setup_failed("BPF_MAP_CREATE of an exclusive blob");
+	}
+	return fd;
+}
+
 static int cmd_race(int argc, char **argv)
 {
 	const char *sig_file = NULL;
@@ -1698,7 +1653,8 @@ static int cmd_race(int argc, char **argv)
 	long rejected_swapped = 0;
 	unsigned long seq_before;
 	uint8_t blob[BLOB_SIZE], bad[BLOB_SIZE];
-	struct load_opts o = { .no_freeze = false, .hash_map = false };
+	/* The blobs as a signed loader's must be on this kernel. */
+	struct load_opts o = { .exclusive = core_checks_signatures() };
 	hornet_prog_load_attr attr;
 	struct program prog;
 	struct race r;
@@ -1730,8 +1686,8 @@ static int cmd_race(int argc, char **argv)
 	sig = read_file(sig_file, &sig_len);
 
 	memset(&r, 0, sizeof(r));
-	atomic_store(&r.genuine_fd, create_blob_map(&o, &prog, blob));
-	r.attacker_fd = create_blob_map(&o, &prog, bad);
+	atomic_store(&r.genuine_fd, race_blob_map(&o, &prog, blob));
+	r.attacker_fd = race_blob_map(&o, &prog, bad);
 	if (dup2(atomic_load(&r.genuine_fd), RACE_FD) < 0)
 		setup_failed("dup2");
 	if (pthread_create(&b, NULL, race_swapper, &r) ||
@@ -1748,7 +1704,7 @@ static int cmd_race(int argc, char **argv)
 		if (i) {
 			int old_fd = atomic_load(&r.genuine_fd);
 
-			atomic_store(&r.genuine_fd, create_blob_map(&o, &prog, blob));
+			atomic_store(&r.genuine_fd, race_blob_map(&o, &prog, blob));
 			close(old_fd);
 		}
 
@@ -1921,14 +1877,6 @@ static bool valid_prog_name(const char *s)
 			return false;
 	}
 	return true;
-}
-
-/* Whether the running kernel's BPF core checks signatures: Linux 7 and later. */
-static bool core_checks_signatures(void)
-{
-	struct utsname u;
-
-	return !uname(&u) && atoi(u.release) >= 7;
 }
 
 static int cmd_load(int argc, char **argv)

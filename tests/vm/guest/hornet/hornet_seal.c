@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "blob_map.h"
+#include "signed_blob.h"
 
 #define EXTRA_FD	200
 #define BLOB_SIZE	32
@@ -36,6 +37,7 @@ static const struct bpf_insn prog_insns[] = {
 	{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
 	{ .code = BPF_JMP | BPF_EXIT },
 };
+#define PROG_INSN_CNT	(sizeof(prog_insns) / sizeof(prog_insns[0]))
 
 static const uint8_t blob[BLOB_SIZE] = "hornet seal test blob, signed.";
 
@@ -45,9 +47,16 @@ static void die(const char *what)
 	exit(1);
 }
 
-static int array_map(const char *name, int freeze)
+/*
+ * The signed blob (exclusive to the program where the running kernel's
+ * signed loads need it) when SIGNED, else the unsigned map at EXTRA_FD.
+ */
+static int array_map(const char *name, bool signed_blob, bool freeze)
 {
-	int fd = blob_map_create(name, blob, BLOB_SIZE, freeze);
+	int fd = signed_blob ?
+		 signed_blob_create(name, prog_insns, PROG_INSN_CNT, blob, BLOB_SIZE,
+				    freeze) :
+		 blob_map_create(name, blob, BLOB_SIZE, freeze);
 
 	if (fd < 0) {
 		errno = -fd;
@@ -79,15 +88,15 @@ static int cmd_load(const char *sig_path)
 		die(sig_path);
 	}
 
-	blob_fd = array_map("seal_blob", 1);
-	extra_fd = array_map("seal_extra", 0);
+	blob_fd = array_map("seal_blob", true, true);
+	extra_fd = array_map("seal_extra", false, false);
 	if (dup2(extra_fd, EXTRA_FD) != EXTRA_FD)
 		die("dup2");
 
 	memset(&attr, 0, sizeof(attr));
 	attr.prog_type = BPF_PROG_TYPE_SYSCALL;
 	attr.insns = (uintptr_t)prog_insns;
-	attr.insn_cnt = sizeof(prog_insns) / sizeof(prog_insns[0]);
+	attr.insn_cnt = PROG_INSN_CNT;
 	attr.license = (uintptr_t)"GPL";
 	attr.prog_flags = BPF_F_SLEEPABLE;
 	strcpy(attr.prog_name, "h_seal_extra");
