@@ -31,7 +31,39 @@ good_spec "$tmp/spec"
 good_policy "$tmp/policy"
 host a "$tmp/spec"
 san 0 "$HA" ak --tcti "$TCTI_a" --out "$tmp/ak.pem"
-cmp "$tmp/ak.pem" "$tmp/a.ak.pem" || fail "the sanitized build made another key"
+sed -n '/BEGIN PUBLIC KEY/,/END PUBLIC KEY/p' "$tmp/a.ak.pem" | cmp - "$tmp/ak.pem" ||
+	fail "the sanitized build made another key"
+# Enrollment, and each of its refusals.
+E=(--ek-cert "$tmp/a.ek.der" --ak-public "$tmp/a.ak.pub" --secret "$tmp/en-s")
+san 0 "$HA" enroll-request --tcti "$TCTI_a" --ek-cert "$tmp/a.ek.der" --ak-public "$tmp/a.ak.pub"
+san 0 "$HA" enroll-challenge --ek-ca "$tmp/ca-fleet.pem" "${E[@]}" --out "$tmp/en-c"
+san 0 "$HA" activate --tcti "$TCTI_a" --challenge "$tmp/en-c" --out "$tmp/en-r"
+san 0 "$HA" enroll-check --ek-ca "$tmp/ca-fleet.pem" "${E[@]}" --out "$tmp/en-e.pem" "$tmp/en-r"
+head -c 32 /dev/zero >"$tmp/en-r0"
+san 1 "$HA" enroll-check --ek-ca "$tmp/ca-fleet.pem" "${E[@]}" --out "$tmp/en-e.pem" "$tmp/en-r0"
+san 1 "$HA" enroll-check --ek-ca "$tmp/ca-fleet.pem" "${E[@]}" --out "$tmp/en-e.pem" "$tmp/none"
+manufacture other other
+san 1 "$HA" enroll-challenge --ek-ca "$tmp/ca-other.pem" "${E[@]}" --out "$tmp/en-c"
+san 2 "$HA" enroll-challenge --ek-ca "$tmp/none" "${E[@]}" --out "$tmp/en-c"
+san 2 "$HA" enroll-check --ek-ca "$tmp/ca-fleet.pem" --ek-cert "$tmp/a.ek.der" --ak-public "$tmp/a.ak.pub" \
+	--secret "$tmp/en-r" --out "$tmp/en-e.pem" "$tmp/en-r"
+san 0 "$AK_VARIANT" "$TCTI_a" 12 "$tmp/en-v.pub"
+san 1 "$HA" enroll-challenge --ek-ca "$tmp/ca-fleet.pem" --ek-cert "$tmp/a.ek.der" --ak-public "$tmp/en-v.pub" \
+	--secret "$tmp/en-s2" --out "$tmp/en-c2"
+python3 -c 'import sys; d=open(sys.argv[1],"rb").read(); open(sys.argv[2],"wb").write(d[:-1])' \
+	"$tmp/a.ak.pub" "$tmp/en-cut.pub"
+san 1 "$HA" enroll-challenge --ek-ca "$tmp/ca-fleet.pem" --ek-cert "$tmp/a.ek.der" --ak-public "$tmp/en-cut.pub" \
+	--secret "$tmp/en-s2" --out "$tmp/en-c2"
+san 1 "$HA" enroll-challenge --ek-ca "$tmp/ca-fleet.pem" --ek-cert "$tmp/a.ak.pub" --ak-public "$tmp/a.ak.pub" \
+	--secret "$tmp/en-s2" --out "$tmp/en-c2"
+# A challenge for another AK: the TPM refuses it.
+python3 -c 'import sys; d=bytearray(open(sys.argv[1],"rb").read()); d[-1]^=1; open(sys.argv[2],"wb").write(d)' \
+	"$tmp/a.ak.pub" "$tmp/en-soft.pub"
+san 0 "$HA" enroll-challenge --ek-ca "$tmp/ca-fleet.pem" --ek-cert "$tmp/a.ek.der" --ak-public "$tmp/en-soft.pub" \
+	--secret "$tmp/en-s3" --out "$tmp/en-c3"
+san 1 "$HA" activate --tcti "$TCTI_a" --challenge "$tmp/en-c3" --out "$tmp/en-r3"
+san 1 "$HA" activate --tcti "$TCTI_a" --challenge "$tmp/a.ak.pub" --out "$tmp/en-r3"
+san 2 "$HA" verify --ak "$tmp/ak.pem" --nonce "$NONCE" --policy "$tmp/policy" "$tmp/none"
 san 0 "$HA" quote --tcti "$TCTI_a" --nonce "$NONCE" --ima-list "$tmp/a.list" --out "$tmp/bundle"
 V=(verify --ak "$tmp/a.ak.pem" --nonce "$NONCE" --policy "$tmp/policy")
 san 0 "$HA" "${V[@]}" "$tmp/bundle"

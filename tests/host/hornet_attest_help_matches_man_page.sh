@@ -23,12 +23,16 @@ sed -n 's/^\t{ "\([a-z-]*\)", [a-z_]*argument.*/--\1/p' "$ROOT/tools/hornet-atte
 [ "$(wc -l <"$tmp/code.opts")" -ge 9 ] || fail "too few options found in the code"
 diff "$tmp/code.opts" "$tmp/help.opts" || fail "options differ between the code (<) and --help (>)"
 for word in "hornet-attest ak" "hornet-attest quote" "hornet-attest verify" device:/dev/tpmrm0 \
+	"hornet-attest enroll-request" "hornet-attest enroll-challenge" "hornet-attest activate" \
+	"hornet-attest enroll-check" fixedTPM 0x01c00002 \
 	binary_runtime_measurements_sha256 "signer HEX" "mode off|audit|enforce" "unverified refuse|tolerate" \
 	"0 to 22 but not 10 or 16" "8 to 64 bytes" "at most 10 times" "hornet-attest: REASON"; do
 	grep -qF -- "$word" "$tmp/help" || fail "--help does not mention '$word'"
 done
 for word in "hornet-attest ak" "hornet-attest quote" "hornet-attest verify" device:/dev/tpmrm0 \
-	binary_runtime_measurements_sha256 HORNETQ1 "not implemented" "0 to 22 but not 10 or 16" \
+	binary_runtime_measurements_sha256 HORNETQ1 TPM2_ActivateCredential "HORNET ENROLLED AK" \
+	"hornet-attest enroll-request" "hornet-attest enroll-challenge" "hornet-attest activate" \
+	"hornet-attest enroll-check" "0x01c00002" "0 to 22 but not 10 or 16" \
 	"8 to 64 bytes" "at most 10 times" "hornet-attest:"; do
 	grep -qF -- "$word" "$tmp/man" || fail "the man page does not mention '$word'"
 done
@@ -65,7 +69,7 @@ Try 'hornet-attest --help' for more information."
 	[ -s "$tmp/stdout" ] && fail "'$*' wrote to stdout"
 	return 0
 }
-misuse "no command given (ak, quote or verify)"
+misuse "no command given (ak, enroll-request, enroll-challenge, activate, enroll-check, quote or verify)"
 misuse "unknown command 'sign'" sign
 misuse "unknown option '--frobnicate'" ak --frobnicate
 misuse "unknown option '-x'" ak -x
@@ -91,4 +95,17 @@ misuse "'verify' needs a bundle FILE" verify --ak a --nonce "$NONCE" --policy p
 misuse "unexpected argument 'g'" verify --ak a --nonce "$NONCE" --policy p f g
 misuse "'verify' does not take '--out'" verify --ak a --nonce "$NONCE" --policy p --out o f
 misuse "unexpected argument 'x'" ak --out a x
+misuse "'enroll-request' needs '--ek-cert'" enroll-request --ak-public p
+misuse "'enroll-request' needs '--ak-public'" enroll-request --ek-cert c
+misuse "'enroll-request' does not take '--out'" enroll-request --ek-cert c --ak-public p --out o
+misuse "'enroll-challenge' needs '--ek-ca'" enroll-challenge --ek-cert c --ak-public p --secret s --out o
+misuse "'enroll-challenge' needs '--secret'" enroll-challenge --ek-ca ca --ek-cert c --ak-public p --out o
+misuse "'enroll-challenge' does not take '--tcti'" enroll-challenge --ek-ca ca --ek-cert c --ak-public p \
+	--secret s --out o --tcti t
+misuse "'activate' needs '--challenge'" activate --out o
+misuse "'activate' does not take '--secret'" activate --challenge c --out o --secret s
+misuse "'enroll-check' needs a RESPONSE file" enroll-check --ek-ca ca --ek-cert c --ak-public p --secret s --out o
+misuse "'enroll-check' needs '--out'" enroll-check --ek-ca ca --ek-cert c --ak-public p --secret s r
+misuse "unexpected argument 'r2'" enroll-check --ek-ca ca --ek-cert c --ak-public p --secret s --out o r r2
+misuse "unexpected argument 'f'" activate --challenge c --out o f
 echo PASS

@@ -48,12 +48,24 @@ expect_eq "missing policy" "$(cat "$tmp/stderr")" "hornet-attest: $p: cannot ope
 # The enrolled key.
 run_rc rc "$HA" verify --ak "$tmp/policy" --nonce "$NONCE" --policy "$tmp/policy" "$tmp/bundle" >"$tmp/stdout" 2>"$tmp/stderr"
 expect_eq "bad AK exit" "$rc" 2
-expect_eq "bad AK" "$(cat "$tmp/stderr")" "hornet-attest: $tmp/policy: no PEM public key in it"
+expect_eq "bad AK" "$(cat "$tmp/stderr")" "hornet-attest: $tmp/policy: attestation key was not enrolled through its TPM's endorsement key (no HORNET ENROLLED AK block; enroll it with enroll-challenge, activate and enroll-check)"
 run_rc rc "$HA" verify --ak "$tmp/none.pem" --nonce "$NONCE" --policy "$tmp/policy" "$tmp/bundle" >"$tmp/stdout" 2>"$tmp/stderr"
 expect_eq "missing AK exit" "$rc" 2
 expect_eq "missing AK" "$(cat "$tmp/stderr")" "hornet-attest: $tmp/none.pem: cannot open"
-openssl genpkey -algorithm ed25519 2>/dev/null | openssl pkey -pubout >"$tmp/ed.pem" 2>/dev/null
+# An enrolled file whose PUBLIC KEY is not its enrolled AK's, and one whose
+# HORNET ENROLLED AK block is cut short.
+ak_pem=$tmp/a.ak.pem
+{ openssl genpkey -algorithm ed25519 2>/dev/null | openssl pkey -pubout 2>/dev/null
+  sed -n '/BEGIN HORNET ENROLLED AK/,/END HORNET ENROLLED AK/p' "$ak_pem"; } >"$tmp/ed.pem"
 run_rc rc "$HA" verify --ak "$tmp/ed.pem" --nonce "$NONCE" --policy "$tmp/policy" "$tmp/bundle" >"$tmp/stdout" 2>"$tmp/stderr"
 expect_eq "ed25519 AK exit" "$rc" 2
-expect_eq "ed25519 AK" "$(cat "$tmp/stderr")" "hornet-attest: $tmp/ed.pem: not an EC public key"
+expect_eq "ed25519 AK" "$(cat "$tmp/stderr")" "hornet-attest: $tmp/ed.pem: its PUBLIC KEY is not the key of its HORNET ENROLLED AK block"
+{ sed -n '/BEGIN PUBLIC KEY/,/END PUBLIC KEY/p' "$ak_pem"
+  echo '-----BEGIN HORNET ENROLLED AK-----'
+  sed -n '/BEGIN HORNET ENROLLED AK/,/END HORNET ENROLLED AK/p' "$ak_pem" | sed '1d;$d' |
+	base64 -d | head -c 60 | base64
+  echo '-----END HORNET ENROLLED AK-----'; } >"$tmp/cut.pem"
+run_rc rc "$HA" verify --ak "$tmp/cut.pem" --nonce "$NONCE" --policy "$tmp/policy" "$tmp/bundle" >"$tmp/stdout" 2>"$tmp/stderr"
+expect_eq "cut AK exit" "$rc" 2
+expect_eq "cut AK" "$(cat "$tmp/stderr")" "hornet-attest: $tmp/cut.pem: its HORNET ENROLLED AK block is malformed"
 echo PASS

@@ -9,6 +9,8 @@
  *   records.c  Hornet's hornet-load and hornet-state records
  *   policy.c   the verifier's policy file
  *   ak.c       the attestation key: template, PEM, TPM public to OpenSSL
+ *   enroll.c   the verifier's half of enrollment: EK certificate, and
+ *              TPM2_MakeCredential in software
  *   tpm.c      everything that talks to the TPM (ESAPI)
  *   verify.c   the checks of `hornet-attest verify`
  */
@@ -21,6 +23,7 @@
 #include <stdio.h>
 
 #include <openssl/evp.h>
+#include <openssl/x509_vfy.h>
 #include <tss2/tss2_tpm2_types.h>
 
 #define PROG "hornet-attest"
@@ -181,10 +184,43 @@ void ha_ak_template(TPM2B_PUBLIC *pub);
 int ha_ak_check_attributes(const TPMT_PUBLIC *pub, struct ha_err *e);
 /* The public key of @pub for OpenSSL. */
 EVP_PKEY *ha_ak_to_pkey(const TPMT_PUBLIC *pub, struct ha_err *e);
+/* The name of @pub: its name algorithm (SHA-256) and the hash of it. */
+int ha_ak_name(const TPMT_PUBLIC *pub, TPM2B_NAME *name, struct ha_err *e);
 /* The qualified name of @pub as a primary key of the endorsement hierarchy. */
 int ha_ak_qualified_name(const TPMT_PUBLIC *pub, TPM2B_NAME *qn, struct ha_err *e);
-EVP_PKEY *ha_ak_read_pem(const char *path, struct ha_err *e);
+
+/* An AK that enroll-check accepted: its public area as its TPM holds it,
+ * and the EK certificate that vouched for it. */
+struct ha_enrolled_ak {
+	TPM2B_PUBLIC pub;
+	unsigned char ek_cert_hash[32];
+	EVP_PKEY *key;		/* of pub, for ha_ak_read_enrolled's caller */
+};
+
+/* The pinned AK file: a PUBLIC KEY block and a HORNET ENROLLED AK block
+ * (the EK certificate's SHA-256, then the marshalled TPM2B_PUBLIC). */
+int ha_ak_enrolled_pem(const struct ha_enrolled_ak *ak, struct ha_buf *out, struct ha_err *e);
+int ha_ak_read_enrolled(const char *path, struct ha_enrolled_ak *ak, struct ha_err *e);
 int ha_ak_pem(EVP_PKEY *k, struct ha_buf *out, struct ha_err *e);
+
+/* --- enroll.c --- */
+#define HA_SECRET_LEN 32
+
+/* The fleet's EK CAs: every certificate of the PEM file @ca_path. */
+X509_STORE *ha_ek_load_ca(const char *ca_path, struct ha_err *e);
+/* 0 when the certificate at @cert_path (DER or PEM) chains to one of @cas
+ * and certifies an RSA 2048 key; then @ek is that key and @cert_hash the
+ * SHA-256 of the certificate's DER. */
+int ha_ek_check_cert(X509_STORE *cas, const char *cert_path, EVP_PKEY **ek,
+		     unsigned char cert_hash[HA_SHA256_LEN], struct ha_err *e);
+/* Reads a file that is exactly one marshalled TPM2B_PUBLIC, an AK with the
+ * template's attributes; @hash is the SHA-256 of the file. */
+int ha_ak_read_public(const char *path, TPM2B_PUBLIC *pub, unsigned char hash[HA_SHA256_LEN],
+		      struct ha_err *e);
+/* TPM2_MakeCredential for the RSA EK @ek and the object @ak. */
+int ha_make_credential(EVP_PKEY *ek, const TPMT_PUBLIC *ak, const unsigned char *secret,
+		       size_t secret_len, TPM2B_ID_OBJECT *blob, TPM2B_ENCRYPTED_SECRET *enc,
+		       struct ha_err *e);
 
 /* --- tpm.c --- */
 #define HA_DEFAULT_TCTI "device:/dev/tpmrm0"
@@ -195,6 +231,11 @@ struct ha_tpm *ha_tpm_open(const char *tcti, struct ha_err *e);
 void ha_tpm_close(struct ha_tpm *t);
 /* Creates the AK (a primary key); its public part in @pub. */
 int ha_tpm_create_ak(struct ha_tpm *t, TPM2B_PUBLIC *pub, struct ha_err *e);
+/* The RSA EK certificate, as the TPM's NV index 0x01c00002 holds it. */
+int ha_tpm_read_ek_cert(struct ha_tpm *t, struct ha_buf *out, struct ha_err *e);
+/* Creates the AK and the EK (template L-1) and runs TPM2_ActivateCredential. */
+int ha_tpm_activate(struct ha_tpm *t, const TPM2B_ID_OBJECT *blob,
+		    const TPM2B_ENCRYPTED_SECRET *enc, TPM2B_DIGEST *secret, struct ha_err *e);
 /* Quotes sha256 PCRs @pcr and 10 with the AK; @attest and @sig are marshalled. */
 int ha_tpm_quote(struct ha_tpm *t, const unsigned char *nonce, size_t nonce_len,
 		 unsigned pcr, struct ha_buf *attest, struct ha_buf *sig, struct ha_err *e);
@@ -204,6 +245,9 @@ int ha_tpm_quote(struct ha_tpm *t, const unsigned char *nonce, size_t nonce_len,
 
 struct ha_verify_input {
 	EVP_PKEY *ak;
+	/* As enroll-check pinned it; the command always sets it. NULL pins
+	 * only the point (tests/fuzz's software AK has no enrollment). */
+	const TPM2B_PUBLIC *ak_public;
 	const unsigned char *nonce;
 	size_t nonce_len;
 	unsigned hornet_pcr;

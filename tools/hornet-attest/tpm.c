@@ -139,3 +139,154 @@ int ha_tpm_quote(struct ha_tpm *t, const unsigned char *nonce, size_t nonce_len,
 	Esys_Free(quoted);
 	return 0;
 }
+
+/* The EK's template, L-1 of TCG's EK Credential Profile: RSA 2048, AES-128
+ * CFB, admin only by PolicySecret(TPM_RH_ENDORSEMENT), and a unique field
+ * of 256 zero bytes. The EK certificate certifies the key it gives. */
+static void ek_template(TPM2B_PUBLIC *pub)
+{
+	static const BYTE policy_secret_endorsement[] = {
+		0x83, 0x71, 0x97, 0x67, 0x44, 0x84, 0xb3, 0xf8, 0x1a, 0x90, 0xcc,
+		0x8d, 0x46, 0xa5, 0xd7, 0x24, 0xfd, 0x52, 0xd7, 0x6e, 0x06, 0x52,
+		0x0b, 0x64, 0xf2, 0xa1, 0xda, 0x1b, 0x33, 0x14, 0x69, 0xaa,
+	};
+	TPMT_PUBLIC *a = &pub->publicArea;
+
+	memset(pub, 0, sizeof(*pub));
+	a->type = TPM2_ALG_RSA;
+	a->nameAlg = TPM2_ALG_SHA256;
+	a->objectAttributes = TPMA_OBJECT_FIXEDTPM | TPMA_OBJECT_FIXEDPARENT |
+			      TPMA_OBJECT_SENSITIVEDATAORIGIN | TPMA_OBJECT_ADMINWITHPOLICY |
+			      TPMA_OBJECT_RESTRICTED | TPMA_OBJECT_DECRYPT;
+	a->authPolicy.size = sizeof(policy_secret_endorsement);
+	memcpy(a->authPolicy.buffer, policy_secret_endorsement, sizeof(policy_secret_endorsement));
+	a->parameters.rsaDetail.symmetric.algorithm = TPM2_ALG_AES;
+	a->parameters.rsaDetail.symmetric.keyBits.aes = 128;
+	a->parameters.rsaDetail.symmetric.mode.aes = TPM2_ALG_CFB;
+	a->parameters.rsaDetail.scheme.scheme = TPM2_ALG_NULL;
+	a->parameters.rsaDetail.keyBits = 2048;
+	a->parameters.rsaDetail.exponent = 0;
+	a->unique.rsa.size = 256;
+}
+
+#define EK_CERT_NV_RSA 0x01c00002
+#define NV_CHUNK 512
+
+int ha_tpm_read_ek_cert(struct ha_tpm *t, struct ha_buf *out, struct ha_err *e)
+{
+	TPM2B_NV_PUBLIC *nvpub = NULL;
+	TPM2B_MAX_NV_BUFFER *data = NULL;
+	ESYS_TR nv = ESYS_TR_NONE;
+	UINT16 size, off, n;
+	TSS2_RC rc;
+
+	rc = Esys_TR_FromTPMPublic(t->esys, EK_CERT_NV_RSA, ESYS_TR_NONE, ESYS_TR_NONE,
+				   ESYS_TR_NONE, &nv);
+	if (rc)
+		return tss_fail(e, "no RSA EK certificate at NV index 0x01c00002", rc);
+	rc = Esys_NV_ReadPublic(t->esys, nv, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
+				&nvpub, NULL);
+	if (rc) {
+		Esys_TR_Close(t->esys, &nv);
+		return tss_fail(e, "cannot read NV index 0x01c00002's public area", rc);
+	}
+	size = nvpub->nvPublic.dataSize;
+	Esys_Free(nvpub);
+	out->p = malloc(size ? size : 1);
+	if (!out->p) {
+		Esys_TR_Close(t->esys, &nv);
+		return ha_fail(e, "out of memory");
+	}
+	for (off = 0; off < size; off += n) {
+		n = size - off < NV_CHUNK ? size - off : NV_CHUNK;
+		/* The EK certificate's index is readable with its own empty auth. */
+		rc = Esys_NV_Read(t->esys, nv, nv, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE,
+				  n, off, &data);
+		if (rc || data->size != n) {
+			Esys_Free(data);
+			free(out->p);
+			out->p = NULL;
+			Esys_TR_Close(t->esys, &nv);
+			return rc ? tss_fail(e, "cannot read the EK certificate from NV index 0x01c00002", rc)
+				  : ha_fail(e, "short read of NV index 0x01c00002");
+		}
+		memcpy(out->p + off, data->buffer, n);
+		Esys_Free(data);
+		data = NULL;
+	}
+	out->len = size;
+	Esys_TR_Close(t->esys, &nv);
+	return 0;
+}
+
+int ha_tpm_activate(struct ha_tpm *t, const TPM2B_ID_OBJECT *blob,
+		    const TPM2B_ENCRYPTED_SECRET *enc, TPM2B_DIGEST *secret, struct ha_err *e)
+{
+	TPM2B_SENSITIVE_CREATE sensitive = { 0 };
+	TPMT_SYM_DEF sym = { .algorithm = TPM2_ALG_NULL };
+	TPM2B_DATA outside = { 0 };
+	TPML_PCR_SELECTION creation_pcrs = { 0 };
+	TPM2B_NONCE empty_nonce = { 0 };
+	TPM2B_DIGEST empty_digest = { 0 };
+	TPM2B_PUBLIC in, ak_pub;
+	TPM2B_PUBLIC *out = NULL;
+	TPM2B_CREATION_DATA *cdata = NULL;
+	TPM2B_DIGEST *chash = NULL, *cert = NULL;
+	TPMT_TK_CREATION *ticket = NULL;
+	TPM2B_TIMEOUT *timeout = NULL;
+	TPMT_TK_AUTH *auth_ticket = NULL;
+	ESYS_TR ek = ESYS_TR_NONE, session = ESYS_TR_NONE;
+	TSS2_RC rc;
+	int ret = -1;
+
+	if (ha_tpm_create_ak(t, &ak_pub, e))
+		return -1;
+	ek_template(&in);
+	rc = Esys_CreatePrimary(t->esys, ESYS_TR_RH_ENDORSEMENT, ESYS_TR_PASSWORD,
+				ESYS_TR_NONE, ESYS_TR_NONE, &sensitive, &in, &outside,
+				&creation_pcrs, &ek, &out, &cdata, &chash, &ticket);
+	Esys_Free(out);
+	Esys_Free(cdata);
+	Esys_Free(chash);
+	Esys_Free(ticket);
+	if (rc) {
+		ek = ESYS_TR_NONE;
+		tss_fail(e, "cannot create the EK from template L-1", rc);
+		goto out;
+	}
+	/* The EK's admin role: PolicySecret(TPM_RH_ENDORSEMENT). */
+	rc = Esys_StartAuthSession(t->esys, ESYS_TR_NONE, ESYS_TR_NONE, ESYS_TR_NONE,
+				   ESYS_TR_NONE, ESYS_TR_NONE, NULL, TPM2_SE_POLICY, &sym,
+				   TPM2_ALG_SHA256, &session);
+	if (rc) {
+		session = ESYS_TR_NONE;
+		tss_fail(e, "cannot start a policy session", rc);
+		goto out;
+	}
+	rc = Esys_PolicySecret(t->esys, ESYS_TR_RH_ENDORSEMENT, session, ESYS_TR_PASSWORD,
+			       ESYS_TR_NONE, ESYS_TR_NONE, &empty_nonce, &empty_digest,
+			       &empty_nonce, 0, &timeout, &auth_ticket);
+	Esys_Free(timeout);
+	Esys_Free(auth_ticket);
+	if (rc) {
+		tss_fail(e, "PolicySecret(TPM_RH_ENDORSEMENT) failed", rc);
+		goto out;
+	}
+	rc = Esys_ActivateCredential(t->esys, t->ak, ek, ESYS_TR_PASSWORD, session,
+				     ESYS_TR_NONE, blob, enc, &cert);
+	if (rc) {
+		tss_fail(e, "TPM2_ActivateCredential refused the challenge", rc);
+		goto out;
+	}
+	/* Without continueSession, a command that succeeds ends the session. */
+	session = ESYS_TR_NONE;
+	*secret = *cert;
+	Esys_Free(cert);
+	ret = 0;
+out:
+	if (session != ESYS_TR_NONE)
+		Esys_FlushContext(t->esys, session);
+	if (ek != ESYS_TR_NONE)
+		Esys_FlushContext(t->esys, ek);
+	return ret;
+}

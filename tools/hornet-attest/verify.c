@@ -3,7 +3,8 @@
  * The checks of `hornet-attest verify`, in the order the man page gives:
  *
  *   1 the bundle parses
- *   2 it carries the enrolled attestation key, a restricted signing key
+ *   2 it carries the enrolled attestation key, with the public area that
+ *     was activated against the TPM's EK at enrollment
  *   3 the signature over TPMS_ATTEST verifies with that key
  *   4 TPMS_ATTEST is a TPM-made quote by that key over the given nonce
  *   5 the quote covers sha256 PCR N (Hornet's) and PCR 10 (IMA's)
@@ -92,6 +93,16 @@ static bool selected(const TPMS_PCR_SELECTION *s, unsigned pcr)
 	       (s->pcrSelect[pcr / 8] >> (pcr % 8) & 1);
 }
 
+static bool public_area_eq(const TPM2B_PUBLIC *a, const TPM2B_PUBLIC *b)
+{
+	uint8_t ma[sizeof(TPMT_PUBLIC)], mb[sizeof(TPMT_PUBLIC)];
+	size_t la = 0, lb = 0;
+
+	return !Tss2_MU_TPMT_PUBLIC_Marshal(&a->publicArea, ma, sizeof(ma), &la) &&
+	       !Tss2_MU_TPMT_PUBLIC_Marshal(&b->publicArea, mb, sizeof(mb), &lb) &&
+	       la == lb && !memcmp(ma, mb, la);
+}
+
 /* Checks 1 to 5: the quote itself. */
 static int check_quote(const struct ha_verify_input *in, const struct ha_bundle *b,
 		       TPMS_ATTEST *att, struct report *rep)
@@ -130,6 +141,12 @@ static int check_quote(const struct ha_verify_input *in, const struct ha_bundle 
 	ERR_clear_error();
 	if (eq != 1) {
 		reason(rep, "quote is signed by a key other than the enrolled attestation key");
+		return -1;
+	}
+	/* The attributes are the ones the TPM vouched for at enrollment: the
+	 * name the credential was bound to covers the whole public area. */
+	if (in->ak_public && !public_area_eq(&pub, in->ak_public)) {
+		reason(rep, "quote's attestation key has another public area than the enrolled one");
 		return -1;
 	}
 	if (ha_ak_check_attributes(&pub.publicArea, &e)) {

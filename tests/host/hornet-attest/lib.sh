@@ -10,13 +10,23 @@ TAG=0123456789abcdef
 PAYLOAD=aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55aa55
 
 make -s -C "$ROOT/tools/hornet-attest" O="$HA_BUILD" >&2 || fail "cannot build hornet-attest"
-if [ ! -x "$PCR_EXTEND" ] || [ "$HA_TESTS/pcr-extend.c" -nt "$PCR_EXTEND" ]; then
-	mkdir -p "$HA_BUILD/tests"
-	cc -std=c11 -Wall -Wextra -Werror -O2 -o "$PCR_EXTEND.tmp" "$HA_TESTS/pcr-extend.c" \
-		-ltss2-esys -ltss2-tctildr -ltss2-rc || fail "cannot build pcr-extend"
-	mv "$PCR_EXTEND.tmp" "$PCR_EXTEND"
-fi
+AK_VARIANT=$HA_BUILD/tests/ak-variant
+# build_helper BIN SOURCE LIBS...: the test helper BIN, built when older
+# than its source.
+build_helper() {
+	local bin=$1 src=$2
+	shift 2
+	[ -x "$bin" ] && [ "$bin" -nt "$src" ] && return 0
+	mkdir -p "$(dirname "$bin")"
+	cc -std=c11 -Wall -Wextra -Werror -O2 -o "$bin.tmp.$$" "$src" "$@" ||
+		fail "cannot build $(basename "$bin")"
+	mv "$bin.tmp.$$" "$bin"
+}
+build_helper "$PCR_EXTEND" "$HA_TESTS/pcr-extend.c" -ltss2-esys -ltss2-tctildr -ltss2-rc
+build_helper "$AK_VARIANT" "$HA_TESTS/ak-variant.c" -ltss2-esys -ltss2-mu -ltss2-tctildr -ltss2-rc
 command -v swtpm >/dev/null || fail "swtpm is not installed (Debian package swtpm)"
+command -v swtpm_setup >/dev/null && command -v swtpm_localca >/dev/null ||
+	fail "swtpm_setup or swtpm_localca is not installed (Debian package swtpm-tools)"
 
 swtpm_pids=()
 # Replaces lib.sh's trap: the software TPMs go too.
@@ -42,8 +52,39 @@ for _ in range(200):
 PY
 }
 
-# start_swtpm NAME: starts a fresh software TPM with its state in
-# $tmp/NAME and sets TCTI_NAME (e.g. TCTI_a) to reach it.
+# manufacture NAME [CA]: makes $tmp/NAME a TPM state with an RSA EK and
+# its certificate (NV index 0x01c00002) signed by the local CA CA (default
+# fleet; its files in $tmp/ca-CA, made on first use). $tmp/ca-CA.pem is
+# then what the fleet trusts: the CA's signing certificate and its root.
+manufacture() {
+	local name=$1 ca=${2:-fleet}
+	local cadir=$tmp/ca-$ca
+	mkdir -p "$tmp/$name" "$cadir"
+	cat >"$cadir/localca.conf" <<CONF
+statedir = $cadir
+signingkey = $cadir/signkey.pem
+issuercert = $cadir/issuercert.pem
+certserial = $cadir/certserial
+CONF
+	cat >"$cadir/localca.options" <<CONF
+--platform-manufacturer Hornet
+--platform-version 1
+--platform-model test
+CONF
+	cat >"$cadir/setup.conf" <<CONF
+create_certs_tool = $(command -v swtpm_localca)
+create_certs_tool_config = $cadir/localca.conf
+create_certs_tool_options = $cadir/localca.options
+CONF
+	swtpm_setup --tpm2 --tpmstate "$tmp/$name" --create-ek-cert --config "$cadir/setup.conf" \
+		--logfile "$tmp/$name.setup.log" >/dev/null 2>&1 ||
+		{ cat "$tmp/$name.setup.log" >&2; fail "swtpm_setup failed for $name"; }
+	cat "$cadir/issuercert.pem" "$cadir/swtpm-localca-rootca-cert.pem" >"$tmp/ca-$ca.pem"
+}
+
+# start_swtpm NAME: starts a software TPM with its state in $tmp/NAME
+# (fresh, or as manufacture left it) and sets TCTI_NAME (e.g. TCTI_a) to
+# reach it.
 start_swtpm() {
 	local name=$1 port i try
 	mkdir -p "$tmp/$name"
@@ -67,6 +108,24 @@ start_swtpm() {
 	done
 	cat "$tmp/$name.log" >&2
 	fail "swtpm did not start"
+}
+
+# enroll NAME: the fleet's enrollment of host NAME through its EK:
+# enroll-request on the host, enroll-challenge on the verifier (trusting
+# $tmp/ca-fleet.pem), activate on the host, enroll-check; leaves
+# $tmp/NAME.ek.der, $tmp/NAME.ak.pub and the pinned $tmp/NAME.ak.pem.
+enroll() {
+	local name=$1 tcti_var=TCTI_$1
+	"$HA" enroll-request --tcti "${!tcti_var}" --ek-cert "$tmp/$name.ek.der" \
+		--ak-public "$tmp/$name.ak.pub" >/dev/null || fail "enroll-request failed"
+	"$HA" enroll-challenge --ek-ca "$tmp/ca-fleet.pem" --ek-cert "$tmp/$name.ek.der" \
+		--ak-public "$tmp/$name.ak.pub" --secret "$tmp/$name.secret" \
+		--out "$tmp/$name.challenge" >/dev/null || fail "enroll-challenge failed"
+	"$HA" activate --tcti "${!tcti_var}" --challenge "$tmp/$name.challenge" \
+		--out "$tmp/$name.response" >/dev/null || fail "activate failed"
+	"$HA" enroll-check --ek-ca "$tmp/ca-fleet.pem" --ek-cert "$tmp/$name.ek.der" \
+		--ak-public "$tmp/$name.ak.pub" --secret "$tmp/$name.secret" \
+		--out "$tmp/$name.ak.pem" "$tmp/$name.response" >/dev/null || fail "enroll-check failed"
 }
 
 # good_spec FILE: the list of the passing case. Each failing case is a
@@ -96,18 +155,20 @@ unverified refuse
 POLICY
 }
 
-# host NAME SPEC [MKLIST OPTIONS]: a host with its own software TPM whose
-# PCRs hold SPEC's extends; writes $tmp/NAME.list (the list the host shows,
-# changed by the options) and enrolls $tmp/NAME.ak.pem. Sets TCTI_NAME.
+# host NAME SPEC [MKLIST OPTIONS]: a host with its own software TPM, made
+# with an EK certificate of the fleet's CA, whose PCRs hold SPEC's extends;
+# writes $tmp/NAME.list (the list the host shows, changed by the options)
+# and enrolls $tmp/NAME.ak.pem through the EK. Sets TCTI_NAME.
 host() {
 	local name=$1 spec=$2
 	shift 2
+	manufacture "$name"
 	start_swtpm "$name"
 	python3 "$HA_TESTS/mklist.py" "$spec" "$tmp/$name.list" "$tmp/$name.extends" "$@" ||
 		fail "mklist.py failed"
 	local tcti_var=TCTI_$name
 	"$PCR_EXTEND" "${!tcti_var}" <"$tmp/$name.extends" || fail "cannot extend the PCRs"
-	"$HA" ak --tcti "${!tcti_var}" --out "$tmp/$name.ak.pem" >/dev/null || fail "ak failed"
+	enroll "$name"
 }
 
 # quote NAME OUT [OPTIONS]: host NAME quotes $NONCE into OUT.
