@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # enroll-check pins the AK only when the response is exactly the
-# challenge's secret: one bit flipped, a byte short or long, and the
-# secret of another host's challenge are each refused, and nothing is
-# written. Control: the true response passes.
+# challenge's secret: one bit flipped (in the first or the last byte), a
+# byte short or long, and the secret of another host's challenge are each
+# refused, and nothing is written. Control: the true response passes.
 source "$(dirname "$0")/lib.sh"
 source "$ROOT/tests/host/hornet-attest/lib.sh"
 
@@ -31,6 +31,9 @@ refused() {
 python3 -c 'import sys; d=bytearray(open(sys.argv[1],"rb").read()); d[7]^=0x10; open(sys.argv[2],"wb").write(d)' \
 	"$tmp/response" "$tmp/flipped"
 refused "one bit flipped" "$tmp/flipped"
+python3 -c 'import sys; d=bytearray(open(sys.argv[1],"rb").read()); d[-1]^=1; open(sys.argv[2],"wb").write(d)' \
+	"$tmp/response" "$tmp/lastbit"
+refused "the last bit flipped" "$tmp/lastbit"
 head -c 31 "$tmp/response" >"$tmp/short"
 refused "a byte short" "$tmp/short"
 { cat "$tmp/response"; printf x; } >"$tmp/long"
