@@ -2,7 +2,10 @@
 # One host of `make fleet-demo`, inside its VM (tests/vm/run, with the
 # host's own swtpm and /add/attest staged by scripts/stage-attest).
 #
-#   host.sh enroll N          write the host's attestation key, send it out
+#   host.sh enroll N          send out the TPM's EK certificate and the
+#                             attestation key's public area (a tar)
+#   host.sh activate N        activate the verifier's challenge
+#                             (/add/challenge) in the TPM, send the secret out
 #   host.sh work N NONCE [unsigned]
 #                             load the signed nicdiag in enforce mode (with
 #                             "unsigned", then switch to audit and load the
@@ -22,8 +25,13 @@ run_nicdiag() {
 
 case "$1" in
 enroll)
-	"$attest" ak --out /tmp/ak.pem
-	vm-out /tmp/ak.pem
+	"$attest" enroll-request --ek-cert /tmp/ek.der --ak-public /tmp/ak.pub
+	tar -C /tmp -cf /tmp/request.tar ek.der ak.pub
+	vm-out /tmp/request.tar
+	;;
+activate)
+	"$attest" activate --challenge /add/challenge --out /tmp/response
+	vm-out /tmp/response
 	;;
 work)
 	h=$2
@@ -40,7 +48,7 @@ work)
 	vm-out /tmp/quote
 	;;
 *)
-	echo "usage: host.sh enroll N | work N NONCE [unsigned]" >&2
+	echo "usage: host.sh enroll N | activate N | work N NONCE [unsigned]" >&2
 	exit 2
 	;;
 esac
