@@ -15,9 +15,12 @@
 # entries (the control: the same cut with no closing entry passes evmctl).
 # The host sends out IMA's list (SHA-1 template digests, which evmctl
 # reads), the SHA-256 bank of its PCRs 0-23 read from sysfs, and
-# hornet-attest's attestation key and quote bundle (which holds the
-# SHA-256 list).
+# hornet-attest's attestation key, enrolled through the TPM's EK (its
+# certificate from a local CA, as swtpm_setup makes it), and quote
+# bundle (which holds the SHA-256 list).
 source "$(dirname "$0")/lib.sh"
+# manufacture: a TPM state with an EK certificate from a local CA.
+source "$ROOT/tests/host/hornet-attest/lib.sh"
 
 KERNEL_73=$ROOT/build/kbuild-7.3/arch/x86/boot/bzImage
 [ -r "$KERNEL_73" ] || fail "no 7.3 kernel at $KERNEL_73 (make kernel-7.3)"
@@ -50,8 +53,16 @@ if [ "$close" = close ]; then
 fi
 mkdir /tmp/o
 cd /tmp/o
-/add/attest/hornet-attest ak --out ak.pem >/dev/null
-/add/attest/hornet-attest quote --nonce "$2" --out bundle >/dev/null
+# The AK is enrolled through the TPM's EK (its certificate from the local
+# CA that made this TPM); the guest plays the verifier's part too.
+a=/add/attest/hornet-attest
+$a enroll-request --ek-cert ek.der --ak-public ak.pub >/dev/null
+$a enroll-challenge --ek-ca /add/ek-ca.pem --ek-cert ek.der --ak-public ak.pub \
+	--secret secret --out challenge >/dev/null
+$a activate --challenge challenge --out response >/dev/null
+$a enroll-check --ek-ca /add/ek-ca.pem --ek-cert ek.der --ak-public ak.pub \
+	--secret secret --out ak.pem response >/dev/null
+$a quote --nonce "$2" --out bundle >/dev/null
 cp /sys/kernel/security/ima/binary_runtime_measurements list
 i=0
 while [ $i -lt 24 ]; do
@@ -120,8 +131,12 @@ for k in 6.12 7.3; do
 	for close in close open; do
 		d=$tmp/$k-$close
 		mkdir -p "$d"
-		"$ROOT/tests/vm/run" "${kopts[@]}" --tpm --append "hornet.mode=enforce hornet_vm.ima=off" \
-			--add "$tmp/attest" --add "$tmp/host.sh" --out "$d/out.tar" --timeout 600 \
+		manufacture "tpm-$k-$close"
+		cp "$tmp/ca-fleet.pem" "$tmp/ek-ca.pem"
+		"$ROOT/tests/vm/run" "${kopts[@]}" --tpm-state "$tmp/tpm-$k-$close" \
+			--append "hornet.mode=enforce hornet_vm.ima=off" \
+			--add "$tmp/attest" --add "$tmp/host.sh" --add "$tmp/ek-ca.pem" \
+			--out "$d/out.tar" --timeout 600 \
 			-- sh /add/host.sh "$close" "$nonce" >"$d/vm.log" 2>&1 ||
 			{ tail -n 20 "$d/vm.log" >&2; fail "$k ($close): the host's VM failed"; }
 		tar -xf "$d/out.tar" -C "$d"
