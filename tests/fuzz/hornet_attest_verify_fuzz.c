@@ -388,6 +388,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sign_quote(data + 1, size - 1, &bundle);
 	memset(&in, 0, sizeof(in));
 	in.ak = ak;
+	in.ak_public = &ak_pub;
 	in.nonce = nonce;
 	in.nonce_len = sizeof(nonce);
 	in.hornet_pcr = HORNET_PCR;

@@ -245,8 +245,7 @@ int ha_tpm_quote(struct ha_tpm *t, const unsigned char *nonce, size_t nonce_len,
 
 struct ha_verify_input {
 	EVP_PKEY *ak;
-	/* As enroll-check pinned it; the command always sets it. NULL pins
-	 * only the point (tests/fuzz's software AK has no enrollment). */
+	/* As enroll-check pinned it; required: with NULL no quote verifies. */
 	const TPM2B_PUBLIC *ak_public;
 	const unsigned char *nonce;
 	size_t nonce_len;

@@ -145,7 +145,7 @@ static int check_quote(const struct ha_verify_input *in, const struct ha_bundle 
 	}
 	/* The attributes are the ones the TPM vouched for at enrollment: the
 	 * name the credential was bound to covers the whole public area. */
-	if (in->ak_public && !public_area_eq(&pub, in->ak_public)) {
+	if (!in->ak_public || !public_area_eq(&pub, in->ak_public)) {
 		reason(rep, "quote's attestation key has another public area than the enrolled one");
 		return -1;
 	}
