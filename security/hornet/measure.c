@@ -3,20 +3,25 @@
  * Hornet: measuring decisions into IMA.
  *
  * Each decision on a userspace load, and each change of the mode, the
- * accepted keyrings or the lock, is measured as IMA critical data with the
- * label "hornet". An IMA policy rule decides whether, and into which PCR:
- *
- *   measure func=CRITICAL_DATA label=hornet pcr=8 template=ima-buf
+ * accepted keyrings or the lock, is measured as IMA critical data into
+ * CONFIG_SECURITY_HORNET_IMA_PCR, with the ima-buf template. No IMA policy
+ * rule decides whether or where: a rule root loads at run time could
+ * otherwise send the records elsewhere, or nowhere, and leave the quoted
+ * PCR to a history of root's making. The state Hornet booted in is
+ * measured at the end of boot, before init runs, so the first record of
+ * every list is the state record with seq=1.
  *
  * The buffer of each entry is one line of ASCII, "key=value" pairs in a
  * fixed order (Documentation/admin-guide/LSM/Hornet.rst):
  *
  *   hornet-load:  version=2 mode= verdict= allowed= tag= payload= skid=
  *                 spki= keyring=
- *   hornet-state: version=1 seq= mode= keyrings= locked=
+ *   hornet-state: version=2 seq= mode= keyrings= locked= pcr=
  *
  * Version 2 of the load record added spki=, the SHA-256 of the signer's
- * key: a key id alone is what anyone may write in a certificate.
+ * key: a key id alone is what anyone may write in a certificate. Version
+ * 2 of the state record added pcr=, the PCR every record goes to, so that
+ * a verifier knows the records it quotes are all there are.
  *
  * A load record carries no counter, so IMA measures identical decisions
  * once: the list grows with the distinct loaders a host runs, not with how
@@ -28,15 +33,16 @@
 #include <linux/bpf.h>
 #include <linux/hex.h>
 #include <linux/ima.h>
+#include <linux/init.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/string.h>
+#include <linux/stringify.h>
 
 #include "hornet.h"
 
-#define HORNET_IMA_LABEL	"hornet"
 #define HORNET_LOAD_RECORD_VERSION	2
-#define HORNET_STATE_RECORD_VERSION	1
+#define HORNET_STATE_RECORD_VERSION	2
 
 /*
  * Both written under hornet_policy_mutex; the load path reads
@@ -132,9 +138,11 @@ int hornet_format_state(char *buf, size_t size, u64 seq,
 				   sizeof(keyrings)) <= 0)
 		strscpy(keyrings, "none", sizeof(keyrings));
 	strreplace(keyrings, ' ', ',');
-	len = snprintf(buf, size, "version=%d seq=%llu mode=%s keyrings=%s locked=%d",
-		       HORNET_STATE_RECORD_VERSION, seq, hornet_mode_name(policy->mode),
-		       keyrings, policy->locked);
+	len = snprintf(buf, size,
+		       "version=%d seq=%llu mode=%s keyrings=%s locked=%d pcr=%d",
+		       HORNET_STATE_RECORD_VERSION, seq,
+		       hornet_mode_name(policy->mode), keyrings, policy->locked,
+		       CONFIG_SECURITY_HORNET_IMA_PCR);
 	return (size_t)len < size ? len : -E2BIG;
 }
 
@@ -144,20 +152,22 @@ int hornet_format_state(char *buf, size_t size, u64 seq,
  * @buf: the record
  * @len: its length
  *
- * Return: 1 if IMA measured it now, 0 if the list holds it already or no
- * policy rule asks for it, or IMA's error.
+ * The record goes to CONFIG_SECURITY_HORNET_IMA_PCR whatever IMA's policy
+ * says.
+ *
+ * Return: 1 if IMA measured it now, 0 if the list holds it already or IMA
+ * is not built in or not initialized, or IMA's error.
  */
 static int hornet_measure(const char *event, const char *buf, int len)
 {
 	int err;
 
-	err = ima_measure_critical_data(HORNET_IMA_LABEL, event, buf, len,
-					false, NULL, 0);
+	err = ima_measure_critical_data_to_pcr(event, buf, len,
+					       CONFIG_SECURITY_HORNET_IMA_PCR);
 	switch (err) {
 	case 0:
 		return 1;
-	case 1:		/* hashed, but no rule asks for the entry */
-	case -ENOENT:	/* no rule asks for it, or IMA is not built in */
+	case -ENOENT:	/* IMA is not built in, or not initialized */
 	case -EEXIST:	/* the same entry is in the list already */
 		return 0;
 	default:
@@ -205,6 +215,26 @@ static void hornet_measure_boot_state(void)
 	if (!hornet_state_measured)
 		hornet_measure_policy(&hornet_policy);
 }
+
+/**
+ * hornet_measure_boot - measure the state Hornet booted in
+ *
+ * IMA is initialized by now (a late initcall) and init has not run, so
+ * the first record of Hornet's PCR is this state record, seq=1. If IMA
+ * could not take it, the next record tries again.
+ *
+ * Return: 0, always: a failure is left for the next record to meet.
+ */
+static int __init hornet_measure_boot(void)
+{
+	if (!hornet_enabled)
+		return 0;
+	mutex_lock(&hornet_policy_mutex);
+	hornet_measure_boot_state();
+	mutex_unlock(&hornet_policy_mutex);
+	return 0;
+}
+late_initcall_sync(hornet_measure_boot);
 
 /**
  * hornet_measure_state - measure the state Hornet is about to be in
@@ -375,13 +405,15 @@ static void hornet_test_state_record(struct kunit *test)
 
 	hornet_format_state(buf, sizeof(buf), 42, &p);
 	KUNIT_EXPECT_STREQ(test, buf,
-			   "version=1 seq=42 mode=enforce keyrings=builtin,user locked=1");
+			   "version=2 seq=42 mode=enforce keyrings=builtin,user locked=1 pcr="
+			   __stringify(CONFIG_SECURITY_HORNET_IMA_PCR));
 	p.mode = HORNET_MODE_OFF;
 	p.keyrings = HORNET_KEYRING_ALL;
 	p.locked = false;
 	hornet_format_state(buf, sizeof(buf), 1, &p);
 	KUNIT_EXPECT_STREQ(test, buf,
-			   "version=1 seq=1 mode=off keyrings=builtin,secondary,platform,user locked=0");
+			   "version=2 seq=1 mode=off keyrings=builtin,secondary,platform,user locked=0 pcr="
+			   __stringify(CONFIG_SECURITY_HORNET_IMA_PCR));
 }
 
 /**

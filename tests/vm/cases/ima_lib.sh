@@ -1,7 +1,8 @@
 # ima_lib.sh: helpers for the cases that check Hornet's IMA measurements
-# (tests/vm/cases/ima_*.sh), on top of nicdiag_lib.sh. The guest's init
-# loads "measure func=CRITICAL_DATA label=hornet pcr=8", so Hornet's
-# records are the PCR 8 entries of IMA's list; these helpers read them
+# (tests/vm/cases/ima_*.sh), on top of nicdiag_lib.sh. The kernel measures
+# Hornet's records into PCR 8 whatever IMA's policy says (the guest's init
+# loads none), so they are the PCR 8 entries of IMA's list, the first of
+# them the state record Hornet booted with; these helpers read them
 # from the ASCII list of the SHA-256 bank and replay that list the way a
 # verifier does, independently of hornet-attest. The records are read from
 # the list IMA always keeps (SHA-1 template hashes); the SHA-256 list,
@@ -95,7 +96,7 @@ expect_new_records() {
 
 ima_lib_selftest() {
 	_list=/tmp/ima-lib-selftest.$$
-	_rec=76657273696f6e3d31207365713d31206d6f64653d656e666f726365206b657972696e67733d6275696c74696e2c7365636f6e64617279206c6f636b65643d30
+	_rec=76657273696f6e3d32207365713d31206d6f64653d656e666f726365206b657972696e67733d6275696c74696e2c7365636f6e64617279206c6f636b65643d30207063723d38
 	{
 		echo "10 $IMA_ZERO ima-ng sha256:$IMA_ZERO boot_aggregate"
 		echo " 8 1111111111111111111111111111111111111111111111111111111111111111 ima-buf sha256:00 hornet-state $_rec"
@@ -112,7 +113,7 @@ ima_lib_selftest() {
 	expect_eq "selftest: replay of no entry" "$(ima_replay 9 "$_list")" "$IMA_ZERO"
 	IMA_LIST=$_list
 	expect_eq "selftest: state records" "$(ima_records hornet-state)" \
-		"version=1 seq=1 mode=enforce keyrings=builtin,secondary locked=0"
+		"version=2 seq=1 mode=enforce keyrings=builtin,secondary locked=0 pcr=8"
 	expect_eq "selftest: load records" "$(ima_records hornet-load)" "ok"
 	expect_eq "selftest: count" "$(ima_count hornet-load)" 1
 	expect_eq "selftest: entries of another PCR are not Hornet's" "$(ima_count kernel_version)" 0

@@ -1,16 +1,20 @@
 # Proves: with a TPM, IMA's SHA-256 list replays, entry by entry from 32
 # zero bytes, to the TPM's PCR 8 after each Hornet decision: the signed
 # nicdiag verified and the unsigned one admitted in audit mode, then in
-# enforce mode the unsigned and the tampered ones refused. PCR 8 starts at
-# zero with no entry for it, so every extend is Hornet's. Control: the same
-# list with its last entry for PCR 8 dropped no longer replays to the PCR.
+# enforce mode the unsigned and the tampered ones refused. At boot, PCR 8
+# holds one extend, the state record Hornet booted with, and the list one
+# entry for it; every extend is Hornet's. Control: the same list with its
+# last entry for PCR 8 dropped no longer replays to the PCR.
 # vm-opts: --tpm
 # vm-append: hornet.mode=audit hornet_vm.own_boot=ima_pcr_replays
 . "$(dirname "$0")/ima_lib.sh"
 nd_begin
 
-expect_eq "PCR $IMA_PCR at boot" "$(tpm_pcr "$IMA_PCR")" "$IMA_ZERO"
-expect_eq "entries for PCR $IMA_PCR at boot" "$(ima_replay "$IMA_PCR")" "$IMA_ZERO"
+expect_eq "entries for PCR $IMA_PCR at boot" \
+	"$(awk -v pcr="$IMA_PCR" '$1 == pcr { print $5 }' "$IMA_LIST")" hornet-state
+expect_eq "the state record at boot" "$(ima_records hornet-state)" \
+	"version=2 seq=1 mode=audit keyrings=builtin,secondary locked=0 pcr=8"
+expect_pcr_replays "at boot"
 
 nd_run signed --iface lo --interval 0.1 --count 1 --json
 expect_eq "exit status of the signed nicdiag" "$ND_RC" 0

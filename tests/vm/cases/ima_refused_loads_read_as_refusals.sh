@@ -37,5 +37,5 @@ $(ima_load_record enforce ok 1 "$(ima_expect signed)" "$skid" "$(cat "$HDATA/bui
 
 expect_new_records hornet-load 0 "$want"
 expect_eq "state records" "$(ima_records hornet-state)" \
-	"version=1 seq=1 mode=enforce keyrings=builtin,secondary locked=0"
+	"version=2 seq=1 mode=enforce keyrings=builtin,secondary locked=0 pcr=8"
 expect_pcr_replays "after the refusals and the admission"
