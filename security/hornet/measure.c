@@ -28,14 +28,25 @@
  * often it runs them. A state record carries a sequence number, so that
  * every change is measured and the last one in the list is the state the
  * host is in.
+ *
+ * IMA finds a record it holds already only after hashing it into every
+ * bank and building its entry, and it audits each such duplicate; a loader
+ * run again and again makes the same record every time. So Hornet keeps
+ * the load records IMA has taken (never freed, as IMA never frees its
+ * list: they grow together) and skips the call for those.
  */
 
 #include <linux/bpf.h>
+#include <linux/hashtable.h>
 #include <linux/hex.h>
 #include <linux/ima.h>
 #include <linux/init.h>
+#include <linux/jhash.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/stringify.h>
 
@@ -51,6 +62,24 @@
  */
 static u64 hornet_state_seq;
 static bool hornet_state_measured;
+
+/**
+ * struct hornet_measured - a load record IMA has in its list
+ * @node: in hornet_measured_records, under hornet_measured_lock; read
+ *	  under RCU, never removed
+ * @hash: jhash() of the record
+ * @len: the record's length
+ * @rec: the record, not NUL-terminated
+ */
+struct hornet_measured {
+	struct hlist_node node;
+	u32 hash;
+	u32 len;
+	char rec[];
+};
+
+static DEFINE_HASHTABLE(hornet_measured_records, 10);
+static DEFINE_SPINLOCK(hornet_measured_lock);
 
 /**
  * hornet_signer_skid - find the key id at the end of a signer's description
@@ -176,6 +205,57 @@ static int hornet_measure(const char *event, const char *buf, int len)
 }
 
 /**
+ * hornet_measured_find - whether IMA has taken a load record already
+ * @rec: the record
+ * @len: its length
+ * @hash: its jhash()
+ *
+ * The caller holds rcu_read_lock() or hornet_measured_lock.
+ *
+ * Return: true if hornet_measured_add() saw IMA take @rec.
+ */
+static bool hornet_measured_find(const char *rec, u32 len, u32 hash)
+{
+	struct hornet_measured *m;
+
+	hash_for_each_possible_rcu(hornet_measured_records, m, node, hash,
+				   lockdep_is_held(&hornet_measured_lock))
+		if (m->hash == hash && m->len == len &&
+		    !memcmp(m->rec, rec, len))
+			return true;
+	return false;
+}
+
+/**
+ * hornet_measured_add - remember a load record IMA has taken
+ * @rec: the record
+ * @len: its length
+ * @hash: its jhash()
+ *
+ * Without memory the record is not remembered, and the next identical
+ * decision asks IMA again: nothing is lost but time.
+ */
+static void hornet_measured_add(const char *rec, u32 len, u32 hash)
+{
+	struct hornet_measured *m;
+
+	m = kmalloc(struct_size(m, rec, len), GFP_KERNEL);
+	if (!m)
+		return;
+	m->hash = hash;
+	m->len = len;
+	memcpy(m->rec, rec, len);
+	spin_lock(&hornet_measured_lock);
+	if (hornet_measured_find(rec, len, hash)) {
+		spin_unlock(&hornet_measured_lock);
+		kfree(m);
+		return;
+	}
+	hash_add_rcu(hornet_measured_records, &m->node, hash);
+	spin_unlock(&hornet_measured_lock);
+}
+
+/**
  * hornet_measure_policy - measure one state record
  * @policy: the mode, keyrings and lock to record
  *
@@ -264,15 +344,20 @@ int hornet_measure_state(const struct hornet_policy *next)
  * state Hornet is in, so that a list that holds loads always tells the
  * mode they were made under.
  *
- * Return: 0 if the decision is in the list or no rule asks for it, else
- * IMA's error.
+ * A record IMA took before is not handed to it again (see the top of
+ * this file).
+ *
+ * Return: 0 if the decision is in the list, or IMA is not built in or not
+ * initialized, else IMA's error.
  */
 int hornet_measure_load(const struct bpf_prog *prog,
 			const struct hornet_result *res, enum hornet_mode mode,
 			bool allowed)
 {
 	char buf[HORNET_RECORD_MAX];
+	bool known;
 	int len, err;
+	u32 hash;
 
 	if (!READ_ONCE(hornet_state_measured)) {
 		mutex_lock(&hornet_policy_mutex);
@@ -283,8 +368,19 @@ int hornet_measure_load(const struct bpf_prog *prog,
 				 allowed);
 	if (len < 0)
 		return len;
-	err = hornet_measure("hornet-load", buf, len);
-	return err < 0 ? err : 0;
+	hash = jhash(buf, len, 0);
+	rcu_read_lock();
+	known = hornet_measured_find(buf, len, hash);
+	rcu_read_unlock();
+	if (known)
+		return 0;
+	err = ima_measure_critical_data_to_pcr("hornet-load", buf, len,
+					       CONFIG_SECURITY_HORNET_IMA_PCR);
+	if (!err || err == -EEXIST) {
+		hornet_measured_add(buf, len, hash);
+		return 0;
+	}
+	return err == -ENOENT ? 0 : err;
 }
 
 #ifdef CONFIG_SECURITY_HORNET_KUNIT_TEST
@@ -440,6 +536,35 @@ static void hornet_test_signer_skid(struct kunit *test)
 	KUNIT_EXPECT_STREQ(test, skid, "0a0b");
 }
 
+/**
+ * hornet_test_measured_records - a remembered record is found by its whole
+ * text, once, and a record that differs in any byte or in length is not
+ * @test: the KUnit test context
+ */
+static void hornet_test_measured_records(struct kunit *test)
+{
+	static const char rec[] = "kunit: a record no load makes, a";
+	static const char other[] = "kunit: a record no load makes, b";
+	u32 len = sizeof(rec) - 1, hash = jhash(rec, len, 0);
+	struct hornet_measured *m;
+	int n = 0;
+
+	KUNIT_EXPECT_FALSE(test, hornet_measured_find(rec, len, hash));
+	hornet_measured_add(rec, len, hash);
+	hornet_measured_add(rec, len, hash);
+	rcu_read_lock();
+	KUNIT_EXPECT_TRUE(test, hornet_measured_find(rec, len, hash));
+	KUNIT_EXPECT_FALSE(test, hornet_measured_find(other, len, hash));
+	KUNIT_EXPECT_FALSE(test, hornet_measured_find(other, len,
+						      jhash(other, len, 0)));
+	KUNIT_EXPECT_FALSE(test, hornet_measured_find(rec, len - 1, hash));
+	hash_for_each_possible_rcu(hornet_measured_records, m, node, hash)
+		if (m->len == len && !memcmp(m->rec, rec, len))
+			n++;
+	rcu_read_unlock();
+	KUNIT_EXPECT_EQ(test, n, 1);
+}
+
 static struct kunit_case hornet_measure_test_cases[] = {
 	KUNIT_CASE(hornet_test_load_record_verified),
 	KUNIT_CASE(hornet_test_load_record_unsigned),
@@ -447,6 +572,7 @@ static struct kunit_case hornet_measure_test_cases[] = {
 	KUNIT_CASE(hornet_test_load_record_fits),
 	KUNIT_CASE(hornet_test_state_record),
 	KUNIT_CASE(hornet_test_signer_skid),
+	KUNIT_CASE(hornet_test_measured_records),
 	{}
 };
 
