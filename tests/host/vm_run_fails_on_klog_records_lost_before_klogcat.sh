@@ -7,7 +7,13 @@
 # 1 MiB log and only then hands over to /init, which starts klogcat.
 # Control: 250 KiB of the same records, which the log holds, are all kept
 # and the boot exits with the command's status, 0.
+# It tests the runner, so it boots the test kernel without the debug run's
+# environment: on the KASAN kernel the flood, printed to the console from
+# the writer's context, trips the soft-lockup detector, a splat.
 source "$(dirname "$0")/lib.sh"
+
+fast=$ROOT/build/kbuild/arch/x86/boot/bzImage
+vmrun() { env -u HORNET_VM_APPEND -u HORNET_VM_KMEMLEAK -u HORNET_VM_KMEMLEAK_MATCH -u HORNET_VM_KMEMLEAK_IGNORE "$VMRUN" --kernel "$fast" "$@"; }
 
 # preinit N: write N records of 997 bytes (near the largest a record
 # takes, for few writes: see vm_run_fails_on_lost_klog_records) to the
@@ -27,14 +33,14 @@ EOS
 }
 
 preinit 1500
-run_rc rc "$VMRUN" --add "$tmp/preinit" --append "printk.devkmsg=on rdinit=/add/preinit" \
+run_rc rc vmrun --add "$tmp/preinit" --append "printk.devkmsg=on rdinit=/add/preinit" \
 	--klog "$tmp/klog" -- true >"$tmp/out" 2>"$tmp/err"
 expect_eq "status after records lost before klogcat" "$rc" 125
 grep -qE "^vm: the guest's kernel log lost [1-9][0-9]* records \([1-9][0-9]* before the first record klogcat read\); COMMAND exited 0$" "$tmp/err" ||
 	{ sed 's/^/  | /' "$tmp/err" >&2; fail "the runner did not say that records were lost before klogcat started"; }
 
 preinit 250
-run_rc rc "$VMRUN" --add "$tmp/preinit" --append "printk.devkmsg=on rdinit=/add/preinit" \
+run_rc rc vmrun --add "$tmp/preinit" --append "printk.devkmsg=on rdinit=/add/preinit" \
 	--klog "$tmp/klog" -- true >"$tmp/out" 2>"$tmp/err"
 expect_eq "status when the log held every early record" "$rc" 0
 expect_eq "early records in the kept kernel log" "$(grep -c ' early 0000' "$tmp/klog")" 250
