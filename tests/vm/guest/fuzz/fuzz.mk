@@ -24,7 +24,7 @@ CPPFLAGS := -isystem $(KHDR) -I$(G)/fuzz -I$(G)/hornet -I$(G)
 ifneq ($(shell grep -sw keyring_id $(KHDR)/linux/bpf.h),)
 CPPFLAGS += -DHORNET_UAPI_HAS_SIGNATURE
 endif
-LDFLAGS := -static
+LDFLAGS := -static -pthread
 
 SRCS := $(G)/fuzz/hornet_fuzz.c $(G)/fuzz/fuzz_mutate.c $(G)/fuzz/fuzz_oracle.c \
 	$(G)/tlib.c $(G)/hornet/sha256.c $(G)/hornet/sha1.c

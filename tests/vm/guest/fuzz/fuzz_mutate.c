@@ -11,6 +11,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,7 +39,7 @@ enum mut_kind {
 	M_INSN_SWAP, M_BOUNDARY_SHIFT, M_INSN_MAP_FD,
 	M_BLOB_FLIP, M_BLOB_BYTE, M_BLOB_TRUNC, M_BLOB_EXTEND, M_BLOB_MAP_TYPE,
 	M_BLOB_FLAGS, M_BLOB_MAX_ENTRIES, M_BLOB_NOFREEZE, M_BLOB_EXCL,
-	M_BLOB_MMAP, M_BLOB_HISTORY, M_BLOB_SWAP,
+	M_BLOB_MMAP, M_BLOB_HISTORY, M_BLOB_SWAP, M_RACE,
 	M_MAX
 };
 
@@ -91,6 +93,7 @@ static const struct mut_info mut_info[M_MAX] = {
 	[M_BLOB_MMAP]		= { "blob_mmap", 2 },
 	[M_BLOB_HISTORY]	= { "blob_history", 4 },
 	[M_BLOB_SWAP]		= { "blob_swap", 1 },
+	[M_RACE]		= { "race", 4 },
 };
 
 unsigned int mut_nkinds(void)
@@ -139,6 +142,11 @@ static const char *const mmap_name[MM_MAX] = {
 static const char *const hist_name[HIST_MAX] = {
 	"none", "bound_by_signed_load", "prog_bind_map", "map_in_map",
 	"update_after_freeze", "stranger_load_first", "pin_unpin",
+};
+
+static const char *const race_name[RACE_MAX] = {
+	"none", "dup2_other_blob", "close_and_dup2_back", "update_then_freeze",
+	"get_fd_by_id_and_write", "prog_bind_map",
 };
 
 static const char *const where_name[] = { "buffer", "NULL", "unmapped", "page_edge" };
@@ -201,6 +209,7 @@ bool mut_applies(unsigned int kind, const struct input *in)
 	case M_BLOB_EXCL:
 	case M_BLOB_MMAP:
 	case M_BLOB_HISTORY:
+	case M_RACE:
 		return in->has_blob;
 	case M_INSN_MAP_FD: {
 		uint32_t i;
@@ -515,18 +524,15 @@ void mut_apply(struct input *in, const struct mutation *m)
 		break;
 	}
 	case M_INSN_MAP_FD: {
-		/* the n-th ld_imm64: name the blob by fd, or another fd_array slot */
-		uint32_t seen = 0, want = (uint32_t)(a % 4);
+		/* one of the ld_imm64s: name the blob by fd, or another fd_array slot */
+		uint32_t seen = 0, want;
 
-		for (i = 0; i + 16 <= in->insn_len; i += 8) {
-			if (in->insns[i] != (BPF_LD | BPF_IMM | BPF_DW))
-				continue;
-			if (seen++ < want && i + 24 <= in->insn_len)
-				continue;
-			break;
-		}
-		if (i + 16 > in->insn_len)
-			break;
+		for (i = 0; i + 16 <= in->insn_len; i += 8)
+			seen += in->insns[i] == (BPF_LD | BPF_IMM | BPF_DW);
+		want = (uint32_t)(a % seen);
+		for (i = 0; i + 16 <= in->insn_len; i += 8)
+			if (in->insns[i] == (BPF_LD | BPF_IMM | BPF_DW) && !want--)
+				break;
 		switch (b % 4) {
 		case 0:		/* map value by fd */
 			in->insn_fd_idx = (int32_t)(i / 8);
@@ -590,6 +596,12 @@ void mut_apply(struct input *in, const struct mutation *m)
 	case M_BLOB_HISTORY:
 		in->history = (uint8_t)(1 + a % (HIST_MAX - 1));
 		break;
+	case M_RACE:
+		in->race = (uint8_t)(1 + a % (RACE_MAX - 1));
+		in->race_param = (uint32_t)b;
+		if (in->race == RACE_UPDATE_FREEZE)
+			in->freeze = false;
+		break;
 	case M_BLOB_SWAP: {
 		int s = other_seed(in, a, 2);
 
@@ -622,6 +634,9 @@ void mut_describe(const struct mutation *m, char *buf, size_t len)
 		break;
 	case M_SIG_PTR:
 		snprintf(buf, len, "signature_ptr(%s)", where_name[1 + a % 3]);
+		break;
+	case M_RACE:
+		snprintf(buf, len, "race(%s)", race_name[1 + a % (RACE_MAX - 1)]);
 		break;
 	case M_FD_ARRAY_PTR:
 		snprintf(buf, len, "fd_array_ptr(%s)", where_name[a % 4]);
@@ -1007,6 +1022,10 @@ static int side_load(int s, int blob_fd, struct arena *ar, int *blob_out)
 	}
 	for (i = 0; i < sub.n; i++)
 		keep(ar, sub.fds[i]);
+	if (ret >= 0 && ar->nprogs < FUZZ_MAX_OBJS)
+		ar->progs[ar->nprogs++] = ret;
+	for (i = 0; i < sub.nprogs && ar->nprogs < FUZZ_MAX_OBJS; i++)
+		ar->progs[ar->nprogs++] = sub.progs[i];
 	return ret;
 }
 
@@ -1085,6 +1104,8 @@ static void blob_history(const struct input *in, struct arena *ar)
 		memcpy(v, in->blob, in->blob_len);
 		v[0] ^= 0xff;
 		err = fill_map(ar->blob_fd, in->map_type, v, in->blob_len);
+		if (!err)
+			ar->blob_rewritten = true;
 		note(ar, "hist_update", err);
 		break;
 	}
@@ -1159,6 +1180,7 @@ static void make_blob(const struct input *in, struct arena *ar)
 	err = fill_map(fd, in->map_type, in->blob, in->blob_len);
 	if (err)
 		note(ar, "blob_update", err);
+	ar->blob_filled = !err;
 
 	switch (in->mmap_mode) {
 	case MM_MAP_UNMAP:
@@ -1169,8 +1191,10 @@ static void make_blob(const struct input *in, struct arena *ar)
 			note(ar, "blob_mmap", -errno);
 			break;
 		}
-		if (in->mmap_mode == MM_WRITE_UNMAP)
+		if (in->mmap_mode == MM_WRITE_UNMAP) {
 			p[0] ^= 0x01;
+			ar->blob_rewritten = true;
+		}
 		munmap(p, (size_t)ps);
 		break;
 	}
@@ -1278,6 +1302,148 @@ static int slot_fd(const struct input *in, struct arena *ar, unsigned int i)
 	}
 }
 
+/* --- a thread that races the load --------------------------------------------- */
+
+enum { RS_START, RS_READY, RS_GO, RS_STOP };
+
+struct racer {
+	pthread_t tid;
+	atomic_int state;
+	int kind;
+	uint32_t param;
+	int slot;		/* the fd number fd_array names */
+	int genuine;		/* the blob */
+	int other;		/* a frozen map of other bytes */
+	int prog;		/* a program to bind the blob to */
+	uint32_t blob_id;
+	uint32_t map_type;
+	const uint8_t *value;
+	uint8_t flipped[FUZZ_MAX_BLOB];
+	uint32_t len;
+	unsigned long actions;
+	bool rewrote;		/* a write of the blob succeeded */
+};
+
+static void race_grab(struct racer *r)
+{
+	union bpf_attr attr;
+	uint32_t id = 0;
+	int fd;
+
+	for (;;) {
+		memset(&attr, 0, sizeof(attr));
+		attr.start_id = id;
+		if (sys_bpf(BPF_PROG_GET_NEXT_ID, &attr, sizeof(attr)))
+			break;
+		id = attr.next_id;
+		fd = sys_fd_by_id(BPF_PROG_GET_FD_BY_ID, id);
+		if (fd >= 0)
+			close(fd);
+	}
+	fd = sys_fd_by_id(BPF_MAP_GET_FD_BY_ID, r->blob_id);
+	if (fd >= 0) {
+		if (!fill_map(fd, r->map_type, r->flipped, r->len))
+			r->rewrote = true;
+		close(fd);
+	}
+}
+
+static void *race_main(void *arg)
+{
+	struct racer *r = arg;
+	union bpf_attr attr;
+	unsigned long k = 0;
+	bool done = false;
+
+	atomic_store(&r->state, RS_READY);
+	while (atomic_load(&r->state) == RS_READY)
+		;
+	do {
+		switch (r->kind) {
+		case RACE_DUP2:
+			dup2(r->other, r->slot);
+			dup2(r->genuine, r->slot);
+			break;
+		case RACE_CLOSE:
+			close(r->slot);
+			dup2(r->genuine, r->slot);
+			break;
+		case RACE_UPDATE_FREEZE:
+			if (!fill_map(r->genuine, r->map_type, k % 2 ? r->value : r->flipped, r->len))
+				r->rewrote = true;
+			if (k >= r->param % 16) {
+				freeze_map(r->genuine);
+				done = true;
+			}
+			break;
+		case RACE_GRAB:
+			race_grab(r);
+			break;
+		case RACE_BIND:
+			memset(&attr, 0, sizeof(attr));
+			attr.prog_bind_map.prog_fd = (uint32_t)r->prog;
+			attr.prog_bind_map.map_fd = (uint32_t)r->slot;
+			sys_bpf(BPF_PROG_BIND_MAP, &attr, sizeof(attr));
+			break;
+		default:
+			done = true;
+			break;
+		}
+		k++;
+	} while (!done && atomic_load(&r->state) == RS_GO);
+	/* fd_array's fd names the blob again */
+	if (r->kind == RACE_DUP2 || r->kind == RACE_CLOSE)
+		dup2(r->genuine, r->slot);
+	r->actions = k;
+	return NULL;
+}
+
+/* Make what the race needs and start its thread; false if it cannot run. */
+static bool race_start(struct racer *r, const struct input *in, struct arena *ar)
+{
+	uint8_t hash[SHA256_DIGEST_BYTES];
+
+	memset(r, 0, sizeof(*r));
+	r->kind = in->race;
+	r->param = in->race_param;
+	r->genuine = ar->blob_fd;
+	r->blob_id = ar->blob_id;
+	r->map_type = in->map_type;
+	r->value = in->blob;
+	r->len = in->blob_len;
+	memcpy(r->flipped, in->blob, in->blob_len);
+	r->flipped[in->race_param % in->blob_len] ^= 0x80;
+	r->slot = keep(ar, fcntl(ar->blob_fd, F_DUPFD_CLOEXEC, 400));
+	r->other = r->prog = -1;
+	if (r->slot < 0)
+		return false;
+	if (r->kind == RACE_DUP2) {
+		r->other = make_copy(ar, r->flipped, in->blob_len, true, excl_hash(in, hash));
+		if (r->other < 0)
+			return false;
+	}
+	if (r->kind == RACE_BIND) {
+		r->prog = fuzz_helper_load(-1, ar, NULL);
+		if (r->prog < 0)
+			return false;
+	}
+	atomic_store(&r->state, RS_START);
+	if (pthread_create(&r->tid, NULL, race_main, r))
+		return false;
+	while (atomic_load(&r->state) != RS_READY)
+		;
+	ar->raced = true;
+	return true;
+}
+
+static void race_stop(struct racer *r, struct arena *ar)
+{
+	atomic_store(&r->state, RS_STOP);
+	pthread_join(r->tid, NULL);
+	ar->race_actions = r->actions;
+	ar->blob_rewritten |= r->rewrote;
+}
+
 /* What the load's buffers are, while it is made. */
 static uint8_t insn_buf[FUZZ_MAX_INSN_BYTES + 8];
 static uint8_t sig_buf[FUZZ_MAX_SIG];
@@ -1290,7 +1456,8 @@ static const char empty[] = "";
 int input_load(struct input *in, struct arena *ar, struct outcome *out)
 {
 	hornet_prog_load_attr *attr = &out->attr;
-	bool blob_given = ar->blob_given;
+	static struct racer racer;
+	bool blob_given = ar->blob_given, racing;
 	int32_t keyring = in->keyring_id;
 	unsigned int i;
 	long ret;
@@ -1302,9 +1469,14 @@ int input_load(struct input *in, struct arena *ar, struct outcome *out)
 	if (!blob_given)
 		make_blob(in, ar);
 
-	/* 2. fd_array's slots */
+	/* 2. the race's thread, and fd_array's slots: the blob's by the
+	 * fd number the thread changes */
+	racing = in->race && in->has_blob && ar->blob_fd >= 0 && !blob_given &&
+		 race_start(&racer, in, ar);
+	if (in->race && !racing)
+		note(ar, "race_setup", -1);
 	for (i = 0; i < in->nfds; i++)
-		fda_buf[i] = slot_fd(in, ar, i);
+		fda_buf[i] = racing && in->fds[i].kind == FDK_BLOB ? racer.slot : slot_fd(in, ar, i);
 
 	/* 3. the instructions, with the blob's fd where an instruction names it */
 	memset(insn_buf, 0, sizeof(insn_buf));
@@ -1474,11 +1646,15 @@ int input_load(struct input *in, struct arena *ar, struct outcome *out)
 	out->sig_size = in->sig_size;
 
 	/* 6. the load */
+	if (racing)
+		atomic_store(&racer.state, RS_GO);
 	ret = syscall(__NR_bpf, BPF_PROG_LOAD, attr_buf, in->attr_size);
-	if (ret < 0) {
+	if (ret < 0)
 		out->err = errno;
+	if (racing)
+		race_stop(&racer, ar);
+	if (ret < 0)
 		return -out->err;
-	}
 	out->prog_fd = keep(ar, (int)ret);
 	return out->prog_fd;
 }

@@ -26,10 +26,16 @@
  *   blob      that map, read back through BPF_OBJ_GET_INFO_BY_FD and
  *             BPF_MAP_LOOKUP_ELEM, is a single-element array, not
  *             mmapable, whose value is the seed's blob byte for byte, and
- *             that refuses a write of the same bytes (it is frozen)
+ *             that refuses a write of the same bytes (it is frozen); a
+ *             blob made with BPF_F_WRONLY, whose only fd cannot read it,
+ *             holds what the try wrote into it when nothing wrote it
+ *             since, and then its run must return the seed's result
  *   fresh     no program accepted earlier in this run was bound to that
  *             map, and no step that gives a map a past (another load, a
  *             BPF_PROG_BIND_MAP, a map-in-map) succeeded on it
+ *   sealed    after the load, BPF_MAP_GET_FD_BY_ID of that map fails, and
+ *             no other program the try made is bound to it (a racing
+ *             BPF_PROG_BIND_MAP, say)
  *   run       a BPF_PROG_TYPE_SYSCALL program, run once, returns what
  *             the seed's unmutated load returned at calibration
  */
@@ -39,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "hornet_fuzz.h"
 #include "prog_tag.h"
@@ -119,6 +126,9 @@ struct bound_map {
 	bool value_ok;		/* key 0 was read */
 	uint8_t value[FUZZ_MAX_BLOB];
 	int write_err;		/* what a write of the same value got */
+	bool value_written;	/* value is what the try wrote: write-only map */
+	bool refetched;		/* BPF_MAP_GET_FD_BY_ID gave an fd for it */
+	bool also_bound;	/* another program of the try is bound to it */
 };
 
 struct prog_view {
@@ -146,7 +156,17 @@ static int arena_map_fd(const struct arena *ar, uint32_t id)
 	return -1;
 }
 
-static void read_map(const struct arena *ar, struct bound_map *bm)
+/* What a write-only map holds, as far as this process knows: what it wrote. */
+static const uint8_t *written_value(const struct input *in, const struct arena *ar,
+				    const struct bound_map *bm)
+{
+	if (!bm->is_blob || !ar->blob_filled || ar->blob_rewritten ||
+	    in->blob_len != bm->info.value_size)
+		return NULL;
+	return in->blob;
+}
+
+static void read_map(const struct input *in, const struct arena *ar, struct bound_map *bm)
 {
 	uint32_t key = 0;
 	int fd = arena_map_fd(ar, bm->id), own = -1;
@@ -154,6 +174,14 @@ static void read_map(const struct arena *ar, struct bound_map *bm)
 	if (fd < 0) {
 		own = sys_fd_by_id(BPF_MAP_GET_FD_BY_ID, bm->id);
 		fd = own;
+		bm->refetched = own >= 0;
+	} else {
+		/* a sealed blob gives no new fd */
+		int again = sys_fd_by_id(BPF_MAP_GET_FD_BY_ID, bm->id);
+
+		bm->refetched = again >= 0;
+		if (again >= 0)
+			close(again);
 	}
 	if (fd < 0)
 		return;
@@ -166,17 +194,92 @@ static void read_map(const struct arena *ar, struct bound_map *bm)
 	if (bm->info.type == BPF_MAP_TYPE_ARRAY && bm->info.key_size == 4 &&
 	    bm->info.value_size <= FUZZ_MAX_BLOB) {
 		bm->value_ok = sys_map_lookup(fd, &key, bm->value) == 0;
+		/*
+		 * Made with BPF_F_WRONLY, a flag of the fd and not of the map
+		 * (the kernel drops it from map_flags): the try's fd cannot
+		 * read it back, and a sealed blob gives no other. Then its
+		 * value is what this try wrote into it, if nothing wrote it
+		 * since (and the run, when there is one, must agree).
+		 */
+		if (!bm->value_ok && bm->is_blob && (in->map_flags & BPF_F_WRONLY) &&
+		    written_value(in, ar, bm)) {
+			memcpy(bm->value, written_value(in, ar, bm), bm->info.value_size);
+			bm->value_ok = bm->value_written = true;
+		}
 		/* a frozen map refuses the syscall's writes */
 		if (bm->value_ok)
 			bm->write_err = sys_map_update(fd, &key, bm->value);
 	}
+	if (fuzz_verbose)
+		printf("hornet_fuzz:   bound map id %u: type %u flags %#x value_size %u "
+		       "max_entries %u%s read=%s%s write=%d refetched=%d\n", bm->id,
+		       bm->info.type, bm->info.map_flags, bm->info.value_size,
+		       bm->info.max_entries, bm->is_blob ? " (the try's blob)" : "",
+		       bm->value_ok ? "ok" : "failed", bm->value_written ? " (as written)" : "",
+		       bm->write_err, bm->refetched);
 out:
 	if (own >= 0)
 		close(own);
 }
 
-static void view_prog(const struct arena *ar, int prog_fd, uint32_t prog_type,
-		      struct prog_view *pv)
+/* Whether a program of the try other than PROG_FD is bound to map ID. */
+static bool bound_by_other(const struct arena *ar, int prog_fd, uint32_t id)
+{
+	struct bpf_prog_info info;
+	uint32_t ids[MAX_BOUND];
+	union bpf_attr attr;
+	unsigned int i, j;
+
+	for (i = 0; i < ar->nprogs; i++) {
+		if (ar->progs[i] == prog_fd)
+			continue;
+		memset(&info, 0, sizeof(info));
+		info.nr_map_ids = MAX_BOUND;
+		info.map_ids = (uintptr_t)ids;
+		memset(&attr, 0, sizeof(attr));
+		attr.info.bpf_fd = (uint32_t)ar->progs[i];
+		attr.info.info_len = sizeof(info);
+		attr.info.info = (uintptr_t)&info;
+		if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)))
+			continue;
+		for (j = 0; j < info.nr_map_ids && j < MAX_BOUND; j++)
+			if (ids[j] == id)
+				return true;
+	}
+	return false;
+}
+
+/* BPF_PROG_TEST_RUN in a child, whose fd table no thread shares: 0 or -errno. */
+static int run_apart(int prog_fd, uint32_t *retval)
+{
+	struct { int err; uint32_t ret; } res = { -EIO, 0 };
+	int p[2], status;
+	pid_t pid;
+
+	if (pipe(p))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -errno;
+	}
+	if (!pid) {
+		close(p[0]);
+		res.err = sys_prog_run(prog_fd, NULL, 0, NULL, 0, &res.ret);
+		_exit(write(p[1], &res, sizeof(res)) == sizeof(res) ? 0 : 1);
+	}
+	close(p[1]);
+	if (read(p[0], &res, sizeof(res)) != sizeof(res))
+		res.err = -EIO;
+	close(p[0]);
+	waitpid(pid, &status, 0);
+	*retval = res.ret;
+	return res.err;
+}
+
+static void view_prog(const struct input *in, const struct arena *ar, int prog_fd,
+		      uint32_t prog_type, struct prog_view *pv)
 {
 	struct bpf_prog_info info;
 	uint32_t ids[MAX_BOUND];
@@ -199,11 +302,15 @@ static void view_prog(const struct arena *ar, int prog_fd, uint32_t prog_type,
 	pv->nr_maps = info.nr_map_ids;
 	for (i = 0; i < pv->nr_maps && i < MAX_BOUND; i++) {
 		pv->maps[i].id = ids[i];
-		read_map(ar, &pv->maps[i]);
+		read_map(in, ar, &pv->maps[i]);
+		pv->maps[i].also_bound = bound_by_other(ar, prog_fd, ids[i]);
 	}
 	if (prog_type == BPF_PROG_TYPE_SYSCALL && info.type == BPF_PROG_TYPE_SYSCALL) {
 		pv->ran = true;
-		pv->run_err = sys_prog_run(prog_fd, NULL, 0, NULL, 0, &pv->retval);
+		/* after a race, the thread's exit may not have dropped its share
+		 * of the fd table yet, and a verified run needs one of its own */
+		pv->run_err = ar->raced ? run_apart(prog_fd, &pv->retval) :
+			      sys_prog_run(prog_fd, NULL, 0, NULL, 0, &pv->retval);
 		if (pv->run_err)
 			oracle_run_errors++;
 	}
@@ -384,8 +491,9 @@ static int judge(const struct seed *sd, const struct arena *ar, const struct out
 		    memmem(out->sig_ptr, sig_size, sd->sig_value, sd->sig_value_len)) {
 			*variant = true;
 		} else if (!exact) {
-			add(why, len, "signature%s is not the seed's", fuzz_strict_sig ?
-			    " (--strict-sig)" : " and lacks its trusted signer's value");
+			add(why, len, "%s", fuzz_strict_sig ?
+			    "signature is not the seed's (--strict-sig)" :
+			    "signature is not the seed's, nor holds its trusted signer's value");
 			broken++;
 		}
 	}
@@ -419,6 +527,10 @@ static int judge(const struct seed *sd, const struct arena *ar, const struct out
 		} else if (!bm->value_ok || memcmp(bm->value, sd->blob, sd->blob_len)) {
 			add(why, len, "bound map's value%s is not the seed's blob", "");
 			broken++;
+		} else if (bm->value_written && pv->ran && (pv->run_err || !sd->have_ref ||
+							       pv->retval != sd->ref_retval)) {
+			add(why, len, "write-only bound map%s: the run does not vouch for its value", "");
+			broken++;
 		} else if (bm->write_err == 0) {
 			add(why, len, "bound map%s takes writes (not frozen)", "");
 			broken++;
@@ -429,6 +541,14 @@ static int judge(const struct seed *sd, const struct arena *ar, const struct out
 		}
 		if (bm->is_blob && ar->blob_has_past) {
 			add(why, len, "bound map%s has a past (history step succeeded)", "");
+			broken++;
+		}
+		if (bm->refetched) {
+			add(why, len, "bound map%s gives a new fd by id (not sealed)", "");
+			broken++;
+		}
+		if (bm->also_bound) {
+			add(why, len, "bound map%s is bound to another program too", "");
 			broken++;
 		}
 	}
@@ -458,7 +578,7 @@ void oracle_check(const struct input *in, const struct arena *ar,
 	v->matched_seed = -1;
 	if (out->prog_fd < 0)
 		return;
-	view_prog(ar, out->prog_fd, prog_type, &pv);
+	view_prog(in, ar, out->prog_fd, prog_type, &pv);
 
 	for (s = 0; s < fuzz_nseeds; s++) {
 		const struct seed *sd = &fuzz_seeds[s];

@@ -355,7 +355,7 @@ static void count(const struct input *in, const struct arena *ar, const struct o
 		st.seed_accepted[in->seed]++;
 	} else {
 		st.refused++;
-		st.by_errno[out->err > 0 && out->err < ERRNO_SLOTS ? out->err : 0]++;
+		st.by_errno[out->err > 0 && out->err < ERRNO_SLOTS ? out->err : ERRNO_SLOTS - 1]++;
 	}
 	for (j = 0; j < in->nmuts; j++) {
 		st.kind_tries[in->muts[j].kind]++;
@@ -366,9 +366,13 @@ static void count(const struct input *in, const struct arena *ar, const struct o
 
 static const char *errno_name(int e)
 {
+	static char buf[32];
 	const char *n = e ? strerrorname_np(e) : NULL;
 
-	return n ? n : "other";
+	if (n)
+		return n;
+	snprintf(buf, sizeof(buf), "errno%d", e);	/* a kernel-internal one, e.g. 524 */
+	return buf;
 }
 
 /* --- replay files ------------------------------------------------------------------ */

@@ -122,6 +122,17 @@ enum history {
 	HIST_MAX
 };
 
+/* A thread that races the load. */
+enum race {
+	RACE_NONE,
+	RACE_DUP2,		/* dup2()s a blob of other bytes over fd_array's fd and back */
+	RACE_CLOSE,		/* closes fd_array's fd and dup2()s the blob back */
+	RACE_UPDATE_FREEZE,	/* writes the unfrozen blob, then freezes it */
+	RACE_GRAB,		/* GET_FD_BY_ID on every program and on the blob, and writes */
+	RACE_BIND,		/* BPF_PROG_BIND_MAP of the blob to another program */
+	RACE_MAX
+};
+
 /* Which keyring keyring_id names. */
 enum kr_kind { KR_VALUE, KR_FRESH, KR_BUILD, KR_STRANGER, KR_MAX };
 
@@ -145,6 +156,8 @@ struct input {
 	bool freeze;
 	uint8_t mmap_mode;
 	uint8_t history;
+	uint8_t race;
+	uint32_t race_param;
 
 	uint8_t sig[FUZZ_MAX_SIG];	/* zero past sig_len */
 	uint32_t sig_len;
@@ -184,8 +197,14 @@ struct arena {
 	bool blob_given;		/* blob_fd is another load's: make none */
 	uint32_t blob_id;
 	bool blob_has_past;		/* a history step that gives it one succeeded */
+	bool blob_filled;		/* the input's blob bytes were written into it */
+	bool blob_rewritten;		/* and something wrote it again since */
 	void *mapping;			/* MM_HOLD_*: the mapping kept across the load */
 	unsigned int helper_loads;	/* helper programs loaded for this try */
+	int progs[FUZZ_MAX_OBJS];	/* the programs side loads made */
+	unsigned int nprogs;
+	bool raced;			/* a thread raced the load */
+	unsigned long race_actions;	/* what it did meanwhile */
 	char notes[256];		/* setup steps that failed, for the log */
 	bool side_bypass;		/* a side load got in and broke the oracle */
 	char side_why[640];
