@@ -803,10 +803,31 @@ void arena_close(struct arena *ar)
 	ar->n = 0;
 }
 
+/* Whether FD is a BPF object of KIND ("map", "prog", "btf"), by its inode's name. */
+bool fuzz_fd_is(int fd, const char *kind)
+{
+	char path[64], link[64], want[32];
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+	n = readlink(path, link, sizeof(link) - 1);
+	if (n < 0)
+		return false;
+	link[n] = 0;
+	snprintf(want, sizeof(want), "anon_inode:bpf-%s", kind);
+	return !strcmp(link, want);
+}
+
+/* The id of map MAP_FD; -ENOTTY when it is another kind of fd. */
 int fuzz_map_id(int map_fd, uint32_t *id)
 {
 	struct bpf_map_info info;
-	int err = sys_obj_info(map_fd, &info, sizeof(info));
+	int err;
+
+	/* program and map ids are apart: a program's info has its id where a map's has */
+	if (!fuzz_fd_is(map_fd, "map"))
+		return -ENOTTY;
+	err = sys_obj_info(map_fd, &info, sizeof(info));
 
 	if (!err)
 		*id = info.id;
@@ -1008,6 +1029,16 @@ static int side_load(int s, int blob_fd, struct arena *ar, int *blob_out)
 	memset(&sub, 0, sizeof(sub));
 	sub.blob_fd = blob_fd;	/* input_load() makes one only when < 0 */
 	sub.blob_given = blob_fd >= 0;
+	if (blob_fd >= 0 && blob_fd == ar->blob_fd) {
+		/* the try's own blob: what the oracle may know of it */
+		sub.blob_id = ar->blob_id;
+		sub.blob_has_past = ar->blob_has_past;
+		sub.blob_filled = ar->blob_filled;
+		sub.blob_rewritten = ar->blob_rewritten;
+		sub.blob_bytes = ar->blob_bytes;
+		sub.blob_bytes_len = ar->blob_bytes_len;
+		sub.blob_wronly = ar->blob_wronly;
+	}
 	ar->helper_loads++;
 	ret = input_load(&side, &sub, &out);
 	if (blob_out)
@@ -1181,6 +1212,9 @@ static void make_blob(const struct input *in, struct arena *ar)
 	if (err)
 		note(ar, "blob_update", err);
 	ar->blob_filled = !err;
+	ar->blob_bytes = in->blob;
+	ar->blob_bytes_len = in->blob_len;
+	ar->blob_wronly = in->map_flags & BPF_F_WRONLY;
 
 	switch (in->mmap_mode) {
 	case MM_MAP_UNMAP:

@@ -156,17 +156,16 @@ static int arena_map_fd(const struct arena *ar, uint32_t id)
 	return -1;
 }
 
-/* What a write-only map holds, as far as this process knows: what it wrote. */
-static const uint8_t *written_value(const struct input *in, const struct arena *ar,
-				    const struct bound_map *bm)
+/* What a write-only blob holds, as far as this process knows: what it wrote. */
+static const uint8_t *written_value(const struct arena *ar, const struct bound_map *bm)
 {
-	if (!bm->is_blob || !ar->blob_filled || ar->blob_rewritten ||
-	    in->blob_len != bm->info.value_size)
+	if (!bm->is_blob || !ar->blob_wronly || !ar->blob_filled || ar->blob_rewritten ||
+	    !ar->blob_bytes || ar->blob_bytes_len != bm->info.value_size)
 		return NULL;
-	return in->blob;
+	return ar->blob_bytes;
 }
 
-static void read_map(const struct input *in, const struct arena *ar, struct bound_map *bm)
+static void read_map(const struct arena *ar, struct bound_map *bm)
 {
 	uint32_t key = 0;
 	int fd = arena_map_fd(ar, bm->id), own = -1;
@@ -201,9 +200,8 @@ static void read_map(const struct input *in, const struct arena *ar, struct boun
 		 * value is what this try wrote into it, if nothing wrote it
 		 * since (and the run, when there is one, must agree).
 		 */
-		if (!bm->value_ok && bm->is_blob && (in->map_flags & BPF_F_WRONLY) &&
-		    written_value(in, ar, bm)) {
-			memcpy(bm->value, written_value(in, ar, bm), bm->info.value_size);
+		if (!bm->value_ok && written_value(ar, bm)) {
+			memcpy(bm->value, written_value(ar, bm), bm->info.value_size);
 			bm->value_ok = bm->value_written = true;
 		}
 		/* a frozen map refuses the syscall's writes */
@@ -278,8 +276,8 @@ static int run_apart(int prog_fd, uint32_t *retval)
 	return res.err;
 }
 
-static void view_prog(const struct input *in, const struct arena *ar, int prog_fd,
-		      uint32_t prog_type, struct prog_view *pv)
+static void view_prog(const struct arena *ar, int prog_fd, uint32_t prog_type,
+		      struct prog_view *pv)
 {
 	struct bpf_prog_info info;
 	uint32_t ids[MAX_BOUND];
@@ -302,7 +300,7 @@ static void view_prog(const struct input *in, const struct arena *ar, int prog_f
 	pv->nr_maps = info.nr_map_ids;
 	for (i = 0; i < pv->nr_maps && i < MAX_BOUND; i++) {
 		pv->maps[i].id = ids[i];
-		read_map(in, ar, &pv->maps[i]);
+		read_map(ar, &pv->maps[i]);
 		pv->maps[i].also_bound = bound_by_other(ar, prog_fd, ids[i]);
 	}
 	if (prog_type == BPF_PROG_TYPE_SYSCALL && info.type == BPF_PROG_TYPE_SYSCALL) {
@@ -578,7 +576,7 @@ void oracle_check(const struct input *in, const struct arena *ar,
 	v->matched_seed = -1;
 	if (out->prog_fd < 0)
 		return;
-	view_prog(in, ar, out->prog_fd, prog_type, &pv);
+	view_prog(ar, out->prog_fd, prog_type, &pv);
 
 	for (s = 0; s < fuzz_nseeds; s++) {
 		const struct seed *sd = &fuzz_seeds[s];

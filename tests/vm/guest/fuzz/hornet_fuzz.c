@@ -433,6 +433,22 @@ static void dump_file(const char *path)
 	fclose(f);
 }
 
+/* A 64-bit number, decimal or 0x hex, whole: all of it. */
+static bool parse_num(const char *s, uint64_t *v)
+{
+	unsigned long long x;
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return false;
+	errno = 0;
+	x = strtoull(s, &end, 0);
+	if (errno || *end)
+		return false;
+	*v = x;
+	return true;
+}
+
 /* Read FILE into IN; exits on a malformed file. */
 static void read_replay(const char *path, struct input *in)
 {
@@ -445,8 +461,8 @@ static void read_replay(const char *path, struct input *in)
 		usage_error("--replay %s: cannot open it", path);
 	while (fgets(line, sizeof(line), f)) {
 		char *hash = strchr(line, '#');
-		unsigned long long a, b;
-		char extra;
+		char num_a[32], num_b[32], extra;
+		uint64_t a, b;
 		int k;
 
 		lineno++;
@@ -468,8 +484,8 @@ static void read_replay(const char *path, struct input *in)
 			have_input = true;
 			continue;
 		}
-		if (have_input && sscanf(line, " mut %63s %lli %lli %c", kind, (long long *)&a,
-					 (long long *)&b, &extra) == 3) {
+		if (have_input && sscanf(line, " mut %63s %31s %31s %c", kind, num_a, num_b,
+					 &extra) == 3 && parse_num(num_a, &a) && parse_num(num_b, &b)) {
 			struct mutation *m;
 
 			k = mut_lookup(kind);

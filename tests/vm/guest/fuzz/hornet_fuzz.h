@@ -197,8 +197,11 @@ struct arena {
 	bool blob_given;		/* blob_fd is another load's: make none */
 	uint32_t blob_id;
 	bool blob_has_past;		/* a history step that gives it one succeeded */
-	bool blob_filled;		/* the input's blob bytes were written into it */
+	bool blob_filled;		/* blob_bytes were written into it */
 	bool blob_rewritten;		/* and something wrote it again since */
+	const uint8_t *blob_bytes;	/* what was written */
+	uint32_t blob_bytes_len;
+	bool blob_wronly;		/* its fd was made BPF_F_WRONLY: cannot read */
 	void *mapping;			/* MM_HOLD_*: the mapping kept across the load */
 	unsigned int helper_loads;	/* helper programs loaded for this try */
 	int progs[FUZZ_MAX_OBJS];	/* the programs side loads made */
@@ -236,6 +239,7 @@ void arena_close(struct arena *ar);
 int fuzz_helper_load(int blob_fd, struct arena *ar, int *blob_out);
 int fuzz_prog_id(int prog_fd, uint32_t *id);
 int fuzz_map_id(int map_fd, uint32_t *id);
+bool fuzz_fd_is(int fd, const char *kind);
 
 /* fuzz_oracle.c */
 struct verdict {
