@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1356,6 +1357,7 @@ struct racer {
 	uint32_t len;
 	unsigned long actions;
 	bool rewrote;		/* a write of the blob succeeded */
+	atomic_int ktid;		/* the thread's kernel tid, for /proc/self/task */
 };
 
 static void race_grab(struct racer *r)
@@ -1389,6 +1391,7 @@ static void *race_main(void *arg)
 	unsigned long k = 0;
 	bool done = false;
 
+	atomic_store(&r->ktid, (int)syscall(SYS_gettid));
 	atomic_store(&r->state, RS_READY);
 	while (atomic_load(&r->state) == RS_READY)
 		;
@@ -1472,8 +1475,19 @@ static bool race_start(struct racer *r, const struct input *in, struct arena *ar
 
 static void race_stop(struct racer *r, struct arena *ar)
 {
+	char path[64];
+
 	atomic_store(&r->state, RS_STOP);
 	pthread_join(r->tid, NULL);
+	/*
+	 * pthread_join() returns once the thread's tid is cleared, before
+	 * the kernel drops its share of the fd table (exit_files() comes
+	 * later in do_exit()); a verified run meanwhile would be refused as
+	 * shared. Its task leaves /proc only after that.
+	 */
+	snprintf(path, sizeof(path), "/proc/self/task/%d", atomic_load(&r->ktid));
+	while (access(path, F_OK) == 0)
+		sched_yield();
 	ar->race_actions = r->actions;
 	ar->blob_rewritten |= r->rewrote;
 }
@@ -1493,6 +1507,7 @@ int input_load(struct input *in, struct arena *ar, struct outcome *out)
 	static struct racer racer;
 	bool blob_given = ar->blob_given, racing;
 	int32_t keyring = in->keyring_id;
+	int attach_fd, btf_fd = -1;
 	unsigned int i;
 	long ret;
 
@@ -1503,14 +1518,34 @@ int input_load(struct input *in, struct arena *ar, struct outcome *out)
 	if (!blob_given)
 		make_blob(in, ar);
 
-	/* 2. the race's thread, and fd_array's slots: the blob's by the
-	 * fd number the thread changes */
+	/* 2. fd_array's slots (their side loads, too, before any thread
+	 * shares this fd table), then the race's thread: the blob's slots
+	 * hold the fd number it changes */
+	for (i = 0; i < in->nfds; i++)
+		fda_buf[i] = slot_fd(in, ar, i);
+	switch (in->attach_kind) {
+	case AP_PROG:
+		attach_fd = fuzz_helper_load(-1, ar, NULL);
+		break;
+	case AP_BLOB:
+		attach_fd = ar->blob_fd;
+		break;
+	case AP_BTF:
+		attach_fd = keep(ar, make_btf());
+		break;
+	default:
+		attach_fd = in->attach_val == -1 ? 0 : in->attach_val;
+		break;
+	}
+	if (in->btf_field == 1 && in->btf_val % 2)
+		btf_fd = keep(ar, make_btf());
 	racing = in->race && in->has_blob && ar->blob_fd >= 0 && !blob_given &&
 		 race_start(&racer, in, ar);
 	if (in->race && !racing)
 		note(ar, "race_setup", -1);
-	for (i = 0; i < in->nfds; i++)
-		fda_buf[i] = racing && in->fds[i].kind == FDK_BLOB ? racer.slot : slot_fd(in, ar, i);
+	for (i = 0; racing && i < in->nfds; i++)
+		if (in->fds[i].kind == FDK_BLOB)
+			fda_buf[i] = racer.slot;
 
 	/* 3. the instructions, with the blob's fd where an instruction names it */
 	memset(insn_buf, 0, sizeof(insn_buf));
@@ -1574,28 +1609,10 @@ int input_load(struct input *in, struct arena *ar, struct outcome *out)
 	attr->prog_ifindex = in->prog_ifindex;
 	attr->expected_attach_type = in->expected_attach_type;
 	attr->attach_btf_id = in->attach_btf_id;
-	switch (in->attach_kind) {
-	case AP_PROG: {
-		int fd = fuzz_helper_load(-1, ar, NULL);
-
-		attr->attach_prog_fd = (uint32_t)fd;
-		break;
-	}
-	case AP_BLOB:
-		attr->attach_prog_fd = (uint32_t)ar->blob_fd;
-		break;
-	case AP_BTF:
-		attr->attach_prog_fd = (uint32_t)keep(ar, make_btf());
-		break;
-	default:
-		attr->attach_prog_fd = (uint32_t)in->attach_val;
-		break;
-	}
-	if (in->attach_kind == AP_VALUE && in->attach_val == -1)
-		attr->attach_prog_fd = 0;
+	attr->attach_prog_fd = (uint32_t)attach_fd;
 	switch (in->btf_field) {
 	case 1:
-		attr->prog_btf_fd = in->btf_val % 2 ? (uint32_t)keep(ar, make_btf()) : in->btf_val;
+		attr->prog_btf_fd = in->btf_val % 2 ? (uint32_t)btf_fd : in->btf_val;
 		break;
 	case 2:
 		attr->func_info_rec_size = in->btf_val;

@@ -309,8 +309,12 @@ static void view_prog(const struct arena *ar, int prog_fd, uint32_t prog_type,
 		 * of the fd table yet, and a verified run needs one of its own */
 		pv->run_err = ar->raced ? run_apart(prog_fd, &pv->retval) :
 			      sys_prog_run(prog_fd, NULL, 0, NULL, 0, &pv->retval);
-		if (pv->run_err)
+		if (pv->run_err) {
 			oracle_run_errors++;
+			if (fuzz_verbose)
+				printf("hornet_fuzz:   run of the accepted program failed: %s\n",
+				       strerror(-pv->run_err));
+		}
 	}
 }
 
