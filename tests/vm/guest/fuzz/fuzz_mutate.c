@@ -684,8 +684,13 @@ void input_init(struct input *in, int s)
 	in->blob_len = sd->blob_len;
 	in->map_type = BPF_MAP_TYPE_ARRAY;
 	in->max_entries = 1;
-	/* as a light skeleton makes its blob on each kernel (signed_blob.h) */
-	in->excl = fuzz_core_checks ? EXCL_OWN : EXCL_NONE;
+	/*
+	 * As a light skeleton makes its blob on each kernel (signed_blob.h);
+	 * an unsigned loader's is plain (7.3's core refuses an unsigned load
+	 * that binds an exclusive map through fd_array_cnt, EACCES, before
+	 * Hornet would see it).
+	 */
+	in->excl = fuzz_core_checks && sd->sig_len ? EXCL_OWN : EXCL_NONE;
 	in->freeze = true;
 
 	if (sd->sig_len) {

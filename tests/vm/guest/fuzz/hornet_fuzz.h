@@ -67,6 +67,8 @@ extern bool fuzz_verbose;
 /* Whether a signature whose container bytes changed around the trusted
  * signer's value is a bypass too (--strict-sig), not a variant. */
 extern bool fuzz_strict_sig;
+/* A control run (--control): Hornet does not enforce, and seals nothing. */
+extern bool fuzz_control;
 
 struct mutation {
 	uint16_t kind;
