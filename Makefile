@@ -5,7 +5,7 @@ SHELL := /bin/bash
 ROOT := $(abspath .)
 B := $(ROOT)/build
 
-.PHONY: all deps keys kernel kernel-7.3 tests tests-7.3 check check-7.3 check-debug check-debug-7.3 demo fleet-demo bench fuzz clean help
+.PHONY: all deps keys kernel kernel-7.3 tests tests-7.3 check check-7.3 check-debug check-debug-7.3 demo fleet-demo bench fuzz fuzz-kernel clean help
 
 all: kernel tests
 
@@ -18,6 +18,7 @@ help:
 	@echo "make fleet-demo  four VMs with TPMs (6.12 and 7.3) attest what they loaded to a verifier"
 	@echo "make bench   measure Hornet's verification cost (not part of check)"
 	@echo "make fuzz    fuzz the lskel header reader and hornet-attest verify, FUZZ_SECONDS each (default 1800)"
+	@echo "make fuzz-kernel  fuzz Hornet's load path in the VM on both kernels, FUZZ_KERNEL_SECONDS each (default 600)"
 	@echo "make kernel  extract, patch, configure and build the kernel, bpftool, libbpf"
 	@echo "make kernel-7.3  fetch Debian's linux-source-7.3, build 7.3 with Hornet, its bpftool and libbpf"
 	@echo "make tests   build the static test programs for the VM"
@@ -94,6 +95,14 @@ FUZZ_SECONDS ?= 1800
 fuzz: tests
 	@LSKEL_FUZZ_SECONDS=$(FUZZ_SECONDS) bash $(ROOT)/tests/host/lskel_sign_fuzz_parser_smoke.sh
 	@HA_FUZZ_SECONDS=$(FUZZ_SECONDS) bash $(ROOT)/tests/host/hornet_attest_fuzz_verify_smoke.sh
+
+# hornet_fuzz (tests/vm/guest/fuzz) in the VM, on 6.12 and on 7.3: its
+# corpus replayed and FUZZ_KERNEL_SECONDS of fuzzing in enforce mode, then
+# its control inputs with Hornet off (tests/fuzz/run-kernel). Not part of
+# check.
+FUZZ_KERNEL_SECONDS ?= 600
+fuzz-kernel: tests-7.3
+	@FUZZ_KERNEL_SECONDS=$(FUZZ_KERNEL_SECONDS) $(ROOT)/tests/fuzz/run-kernel
 
 bench: tests-7.3
 	@$(MAKE) --no-print-directory -f $(ROOT)/tests/bench/bench.mk ROOT=$(ROOT)
