@@ -7,6 +7,7 @@
 # lists a program from its first fd on, drops it once it is freed.
 # Control: the same load with one fd more loads and runs, with the same
 # record.
+# control-without-hornet-off: a claim about the record: the same load with one fd more loads and runs with the same record, so the record is the admission, not the fd
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 

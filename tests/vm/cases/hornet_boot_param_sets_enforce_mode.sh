@@ -3,6 +3,7 @@
 # locked, and it enforces: an unsigned load is refused from the first try.
 # (hornet_lock_makes_mode_permanent boots with hornet.mode=audit and sees
 # audit, so the parameter, not the Kconfig default, decides.)
+# control-without-hornet-off: its control is another boot: hornet_lock_makes_mode_permanent boots with hornet.mode=audit and reads audit, so enforce here is the parameter's
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 

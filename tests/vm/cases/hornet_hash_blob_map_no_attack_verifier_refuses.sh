@@ -7,6 +7,7 @@
 # the same load with an array map loads with Hornet off. If a kernel ever
 # lets the hash map through, this case fails: a hash-blob attack case is
 # then needed again.
+# control-without-hornet-off: the refusal is the verifier's, with Hornet off; its control is the same signed load with an array map as blob, which loads with Hornet off
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 set_mode off

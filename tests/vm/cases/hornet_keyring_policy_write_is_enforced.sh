@@ -3,6 +3,7 @@
 # as keyring_denied even for the build key's signature, while keyring_id 0
 # still loads; widening it again lets keyring_id 1 through (the secondary
 # keyring reaches the builtin keys). Each policy write is audited.
+# control-without-hornet-off: the policy is what refuses: the same keyring_id 1 load loads (ok) under the default policy, before the narrowing and after the widening
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 

@@ -5,6 +5,7 @@
 # same write works and is audited as applied. (The spec states this for
 # the mode file; a policy that anyone could widen would make the mode
 # check moot.)
+# control-without-hornet-off: with CAP_MAC_ADMIN the same keyrings write works and is audited as applied (set_keyrings), so the refusal is the capability's
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 

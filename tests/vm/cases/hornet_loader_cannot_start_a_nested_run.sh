@@ -5,6 +5,7 @@
 # as a per-task stack, each with its own program's verdict.
 # Control: the same program, through the same helper call, freezes a map
 # (BPF_MAP_FREEZE, a command bpf_sys_bpf() allows): 0.
+# control-without-hornet-off: the refusal is bpf_sys_bpf()'s, in every mode (the case runs in audit); its control is the same program's helper call with BPF_MAP_FREEZE, which the core allows (freeze=0)
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 

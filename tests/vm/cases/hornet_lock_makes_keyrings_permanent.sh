@@ -4,6 +4,7 @@
 # it, the same write fails with EPERM, leaves the policy as it was, and is
 # audited as refused (op=keyrings, old= the policy, new= the list asked
 # for, res=0, errno=-1).
+# control-without-hornet-off: before the lock the same keyrings write works (set_keyrings), so the refusal after it is the lock's
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 

@@ -6,6 +6,7 @@
 # enforce) work and are audited as applied, so the refusal was about the
 # capability. (lock with the capability lasts until reboot: it is shown in
 # hornet_lock_makes_mode_permanent, which boots alone.)
+# control-without-hornet-off: with CAP_MAC_ADMIN the same writes (off, audit, enforce) work and are audited as applied (set_mode), so the refusals are the capability's
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 

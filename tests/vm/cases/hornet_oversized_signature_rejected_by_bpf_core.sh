@@ -4,6 +4,7 @@
 # no change to any of Hornet's counters (the whole counters file reads the
 # same before and after). Control: the same load with the signature's own
 # size reaches Hornet, which records it and counts it.
+# control-without-hornet-off: the refusal is the BPF core's, before any LSM, in every mode (the case runs all three); its control is the same load with the signature's own size, which reaches Hornet and is counted
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 

@@ -8,6 +8,7 @@
 # in the secondary keyring and signs a load that verifies; the file then
 # shows that load's line with the newline written as \012, and no line
 # that starts with the forged text.
+# control-without-hornet-off: for the file's mode only: uid 1000 reads the world-readable counters file, and root reads programs; the escaping of the signer has no control
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 

@@ -6,6 +6,7 @@
 # signature bytes (taken out of revoked.p7s) over the same payload's
 # SHA-256 with the revoked key, where no revocation list applies
 # (expect_good_without_revocation in hornet_lib.sh): they verify.
+# control-without-hornet-off: the same signature bytes over the same payload's digest verify with the revoked key in a keyring of the case's own, where no revocation list applies (expect_good_without_revocation)
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 

@@ -20,6 +20,9 @@
 #    loads that were refused or let through;
 #  - the programs file lists exactly the live programs, once the freed
 #    ones are gone.
+# Control: the audit spells of the same run, in which unsigned and
+# tampered loads go through (at least one must, or the case fails), so the
+# refusals in the enforce spells are Hornet's.
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 

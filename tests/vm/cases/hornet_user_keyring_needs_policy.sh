@@ -6,6 +6,7 @@
 # a load signed by the team key without certificates verifies against that
 # keyring; the builtin keyring alone still finds no key for it. With
 # "user" taken out again, the keyring is refused again.
+# control-without-hornet-off: the policy is what refuses: the same load against the same keyring loads (ok) once the policy accepts user, and is refused again once user is taken out
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 

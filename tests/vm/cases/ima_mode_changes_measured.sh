@@ -6,6 +6,7 @@
 # state the mode and keyrings files show, and IMA's list replays to PCR 8.
 # vm-opts: --tpm
 # vm-append: hornet.mode=enforce hornet_vm.own_boot=ima_mode_changes
+# control-without-hornet-off: a claim about the records: the writes Hornet refuses (a bad value, any write once locked) are not measured; the list holds exactly the applied ones
 . "$(dirname "$0")/ima_lib.sh"
 hornet_begin
 

@@ -7,6 +7,7 @@
 # last entry for PCR 8 dropped no longer replays to the PCR.
 # vm-opts: --tpm
 # vm-append: hornet.mode=audit hornet_vm.own_boot=ima_pcr_replays
+# control-without-hornet-off: a claim about the list: the same list with its last entry for PCR 8 dropped no longer replays to the PCR
 . "$(dirname "$0")/ima_lib.sh"
 nd_begin
 

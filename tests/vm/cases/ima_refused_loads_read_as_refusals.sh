@@ -10,6 +10,7 @@
 # PCR 8.
 # vm-opts: --tpm
 # vm-append: hornet.mode=enforce hornet_vm.own_boot=ima_refused_loads
+# control-without-hornet-off: a claim about the records: the signed build, in the same boot, is measured as an admission (verdict=ok allowed=1, with its digest and key id)
 . "$(dirname "$0")/ima_lib.sh"
 nd_begin
 

@@ -13,6 +13,7 @@
 # write was in flight. Control: the same signed loader over the same kind
 # of blob, frozen with no update in flight, loads and reads the signed
 # bytes (control=ok).
+# control-without-hornet-off: the refusal is 7.3's core's (Hornet off throughout); its control is the same signed loader over a blob frozen with no update in flight, which loads and reads the signed bytes (control=ok)
 set -eu
 fail() { echo "FAIL: $*" >&2; exit 1; }
 

@@ -12,6 +12,7 @@
 #   nicdiag-bpftool73     7.3's bpftool header, this project's libbpf
 # The unsigned -S build loads too, as BPF_SIG_UNSIGNED: 7.3 records, it
 # does not enforce.
+# control-without-hornet-off: what the core alone records (Hornet off throughout); its control is the unsigned build, whose loader the same probe reads as unsigned, so the verdict is read, not assumed
 set -eu
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
