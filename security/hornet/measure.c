@@ -212,7 +212,7 @@ static int hornet_measure(const char *event, const char *buf, int len)
  *
  * The caller holds rcu_read_lock() or hornet_measured_lock.
  *
- * Return: true if hornet_measured_add() saw IMA take @rec.
+ * Return: true if hornet_measured_add() remembered @rec.
  */
 static bool hornet_measured_find(const char *rec, u32 len, u32 hash)
 {
@@ -232,8 +232,10 @@ static bool hornet_measured_find(const char *rec, u32 len, u32 hash)
  * @len: its length
  * @hash: its jhash()
  *
- * Without memory the record is not remembered, and the next identical
- * decision asks IMA again: nothing is lost but time.
+ * Also for a record no IMA will take (not built in, or its initialization
+ * failed): asking again would measure nothing either. Without memory the
+ * record is not remembered, and the next identical decision asks IMA
+ * again: nothing is lost but time.
  */
 static void hornet_measured_add(const char *rec, u32 len, u32 hash)
 {
@@ -374,13 +376,11 @@ int hornet_measure_load(const struct bpf_prog *prog,
 	rcu_read_unlock();
 	if (known)
 		return 0;
-	err = ima_measure_critical_data_to_pcr("hornet-load", buf, len,
-					       CONFIG_SECURITY_HORNET_IMA_PCR);
-	if (!err || err == -EEXIST) {
-		hornet_measured_add(buf, len, hash);
-		return 0;
-	}
-	return err == -ENOENT ? 0 : err;
+	err = hornet_measure("hornet-load", buf, len);
+	if (err < 0)
+		return err;
+	hornet_measured_add(buf, len, hash);
+	return 0;
 }
 
 #ifdef CONFIG_SECURITY_HORNET_KUNIT_TEST
@@ -546,22 +546,33 @@ static void hornet_test_measured_records(struct kunit *test)
 	static const char rec[] = "kunit: a record no load makes, a";
 	static const char other[] = "kunit: a record no load makes, b";
 	u32 len = sizeof(rec) - 1, hash = jhash(rec, len, 0);
+	bool before, found, same_hash, other_hash, shorter;
 	struct hornet_measured *m;
 	int n = 0;
 
-	KUNIT_EXPECT_FALSE(test, hornet_measured_find(rec, len, hash));
+	/*
+	 * Looked up under RCU, judged after: a failed expectation may sleep,
+	 * which an RCU read-side section must not.
+	 */
+	rcu_read_lock();
+	before = hornet_measured_find(rec, len, hash);
+	rcu_read_unlock();
 	hornet_measured_add(rec, len, hash);
 	hornet_measured_add(rec, len, hash);
 	rcu_read_lock();
-	KUNIT_EXPECT_TRUE(test, hornet_measured_find(rec, len, hash));
-	KUNIT_EXPECT_FALSE(test, hornet_measured_find(other, len, hash));
-	KUNIT_EXPECT_FALSE(test, hornet_measured_find(other, len,
-						      jhash(other, len, 0)));
-	KUNIT_EXPECT_FALSE(test, hornet_measured_find(rec, len - 1, hash));
+	found = hornet_measured_find(rec, len, hash);
+	same_hash = hornet_measured_find(other, len, hash);
+	other_hash = hornet_measured_find(other, len, jhash(other, len, 0));
+	shorter = hornet_measured_find(rec, len - 1, hash);
 	hash_for_each_possible_rcu(hornet_measured_records, m, node, hash)
 		if (m->len == len && !memcmp(m->rec, rec, len))
 			n++;
 	rcu_read_unlock();
+	KUNIT_EXPECT_FALSE(test, before);
+	KUNIT_EXPECT_TRUE(test, found);
+	KUNIT_EXPECT_FALSE(test, same_hash);
+	KUNIT_EXPECT_FALSE(test, other_hash);
+	KUNIT_EXPECT_FALSE(test, shorter);
 	KUNIT_EXPECT_EQ(test, n, 1);
 }
 

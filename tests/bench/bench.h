@@ -16,6 +16,7 @@
 
 #define BENCH_MODE_FILE	"/sys/kernel/security/hornet/mode"
 #define BENCH_COUNTERS_FILE	"/sys/kernel/security/hornet/counters"
+#define BENCH_IMA_COUNT_FILE	"/sys/kernel/security/ima/runtime_measurements_count"
 
 /* Prints "NAME: WHAT: strerror(ERR)" and exits 1. */
 static inline void bench_die(const char *name, const char *what, int err)
@@ -66,6 +67,22 @@ static inline long long bench_counter(const char *name)
 	}
 	fclose(f);
 	return -ENOENT;
+}
+
+/* How many entries IMA's measurement list holds, or -errno. */
+static inline long long bench_ima_entries(void)
+{
+	char buf[32] = "";
+	FILE *f = fopen(BENCH_IMA_COUNT_FILE, "r");
+
+	if (!f)
+		return -errno;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	return atoll(buf);
 }
 
 static inline int bench_cmp_double(const void *a, const void *b)

@@ -306,13 +306,13 @@ report:
 /* IMA's count of measurement list entries. */
 static long long ima_entries(void)
 {
-	char buf[32] = "";
-	FILE *f = fopen("/sys/kernel/security/ima/runtime_measurements_count", "r");
+	long long n = bench_ima_entries();
 
-	if (!f || !fgets(buf, sizeof(buf), f))
-		die("runtime_measurements_count");
-	fclose(f);
-	return atoll(buf);
+	if (n < 0) {
+		errno = (int)-n;
+		die(BENCH_IMA_COUNT_FILE);
+	}
+	return n;
 }
 
 #define FIRST_SIZE	4096

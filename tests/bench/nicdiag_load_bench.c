@@ -209,22 +209,14 @@ static int cleanup_main(int rounds)
 	return 0;
 }
 
-#define IMA_COUNT_FILE	"/sys/kernel/security/ima/runtime_measurements_count"
-
 /* IMA's count of measurement list entries; one that cannot be read ends the run. */
 static long long ima_entries(void)
 {
-	char buf[32] = "";
-	FILE *f = fopen(IMA_COUNT_FILE, "r");
+	long long n = bench_ima_entries();
 
-	if (!f)
-		die(IMA_COUNT_FILE, errno);
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		die(IMA_COUNT_FILE, EIO);
-	}
-	fclose(f);
-	return atoll(buf);
+	if (n < 0)
+		die(BENCH_IMA_COUNT_FILE, (int)-n);
+	return n;
 }
 
 /*
