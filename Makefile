@@ -5,7 +5,7 @@ SHELL := /bin/bash
 ROOT := $(abspath .)
 B := $(ROOT)/build
 
-.PHONY: all deps keys kernel kernel-7.3 tests tests-7.3 check check-7.3 check-debug check-debug-7.3 demo fleet-demo bench fuzz fuzz-kernel clean help
+.PHONY: all deps keys kernel kernel-7.3 tests tests-7.3 check check-7.3 check-debug check-debug-7.3 demo fleet-demo bench fuzz fuzz-kernel mutants clean help
 
 all: kernel tests
 
@@ -18,6 +18,7 @@ help:
 	@echo "make fleet-demo  four VMs with TPMs (6.12 and 7.3) attest what they loaded to a verifier"
 	@echo "make bench   measure Hornet's verification cost (not part of check)"
 	@echo "make fuzz    fuzz the lskel header reader and hornet-attest verify, FUZZ_SECONDS each (default 1800)"
+	@echo "make mutants  break each decision of tests/mutants/mutations in turn, rebuild, and show the case that catches it"
 	@echo "make fuzz-kernel  fuzz Hornet's load path in the VM on both kernels, FUZZ_KERNEL_SECONDS each (default 600)"
 	@echo "make kernel  extract, patch, configure and build the kernel, bpftool, libbpf"
 	@echo "make kernel-7.3  fetch Debian's linux-source-7.3, build 7.3 with Hornet, its bpftool and libbpf"
@@ -103,6 +104,10 @@ fuzz: tests
 FUZZ_KERNEL_SECONDS ?= 600
 fuzz-kernel: tests-7.3
 	@FUZZ_KERNEL_SECONDS=$(FUZZ_KERNEL_SECONDS) $(ROOT)/tests/fuzz/run-kernel
+
+# Mutation testing (tests/mutants/README): long, not part of check.
+mutants: tests-7.3
+	@$(ROOT)/tests/mutants/run
 
 bench: tests-7.3
 	@$(MAKE) --no-print-directory -f $(ROOT)/tests/bench/bench.mk ROOT=$(ROOT)
