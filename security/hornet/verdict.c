@@ -774,12 +774,74 @@ static void hornet_test_attr_signable(struct kunit *test)
 	}
 }
 
+/**
+ * hornet_test_pending_needs_judged_keyring - a signed load takes only the
+ *					      keyring judged for its own call
+ * @test: the KUnit test context
+ *
+ * A load whose bpf() call was not judged as it began (a BPF LSM program
+ * that skipped the hook) gets %HORNET_ERROR, and so does one that finds a
+ * judgment of another keyring_id. The control: judged for its own
+ * keyring_id, the load takes the judgment, which no second load can take.
+ */
+static void hornet_test_pending_needs_judged_keyring(struct kunit *test)
+{
+	struct hornet_pending *pending = NULL;
+	union bpf_attr attr = {
+		.prog_type = BPF_PROG_TYPE_SYSCALL,
+		.insn_cnt = 2,
+		.fd_array = 0x3000,
+		.fd_array_cnt = 1,
+		.signature = 0x4000,
+		.signature_size = 512,
+		.keyring_id = 0,
+	};
+	union bpf_attr other = attr;
+	struct hornet_task *task;
+	struct bpf_prog *prog;
+
+	if (!hornet_enabled)
+		kunit_skip(test, "Hornet is not an enabled LSM");
+	task = hornet_task_blob();
+	prog = bpf_prog_alloc(bpf_prog_size(2), 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, prog);
+	prog->len = 2;
+	other.keyring_id = 1;
+
+	hornet_keyring_forget(task);
+	KUNIT_EXPECT_EQ(test, hornet_pending_new(&attr, prog, &pending),
+			HORNET_ERROR);
+	KUNIT_EXPECT_NULL(test, pending);
+
+	hornet_keyring_judge(BPF_PROG_LOAD, &other, false);
+	KUNIT_EXPECT_EQ(test, hornet_pending_new(&attr, prog, &pending),
+			HORNET_ERROR);
+	KUNIT_EXPECT_NULL(test, pending);
+	hornet_keyring_forget(task);
+
+	hornet_keyring_judge(BPF_PROG_LOAD, &attr, false);
+	KUNIT_EXPECT_EQ(test, hornet_pending_new(&attr, prog, &pending),
+			HORNET_OK);
+	KUNIT_EXPECT_FALSE(test, task->judged);
+	if (pending) {
+		KUNIT_EXPECT_EQ(test, pending->keyring_id, 0);
+		KUNIT_EXPECT_EQ(test, pending->insn_cnt, 2);
+		hornet_pending_free(pending);
+		pending = NULL;
+	}
+	KUNIT_EXPECT_EQ(test, hornet_pending_new(&attr, prog, &pending),
+			HORNET_ERROR);
+	KUNIT_EXPECT_NULL(test, pending);
+	__bpf_prog_free(prog);
+}
+
 static struct kunit_case hornet_payload_test_cases[] = {
 	KUNIT_CASE(hornet_test_payload_order),
 	KUNIT_CASE(hornet_test_payload_digest),
 	KUNIT_CASE(hornet_test_payload_rejects_maps),
 	KUNIT_CASE(hornet_test_verdict_table),
 	KUNIT_CASE(hornet_test_attr_signable),
+	KUNIT_CASE(hornet_test_pending_needs_judged_keyring),
 	{}
 };
 
