@@ -3,7 +3,10 @@
 # CPUs), each get their own children: while a slow loader's run is open,
 # another skeleton loads, and every child names its own loader and
 # inherits that loader's verdict. Run both ways round: a signed slow
-# loader with an unsigned quick one, and the other way.
+# loader with an unsigned quick one, and the other way, in audit mode,
+# where an unsigned loader runs; and first, in enforce mode, with both
+# loaders signed by the build key, where each child must name a loader of
+# its own.
 #
 # The overlap is measured, not assumed. The quick skeleton starts once the
 # slow loader's run has made its first map (lskel_race creates a mark file
@@ -14,9 +17,12 @@
 # so a try may miss; each direction is tried until one overlaps, at most
 # PAIR_TRIES times, and fails if none did. Attribution is checked on every
 # try, overlapping or not.
+#
+# Control: with Hornet off the same skeletons load and run, and neither
+# Hornet's list nor the audit log has a loader or a child of theirs: the
+# attribution read above is Hornet's.
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
-echo audit >"$HORNET_FS/mode"
 
 PAIR_TRIES=10
 skid=$(cat "$HDATA/build.skid")
@@ -105,5 +111,26 @@ pair() {
 	say "$1 and $2, try $_t: $1's run was open from before $2 started until after its load"
 }
 
+pair lskel_race-build lskel_probe-build ok ok "$SIGNER" ok ok "$SIGNER"
+
+echo audit >"$HORNET_FS/mode"
 pair lskel_race-build lskel_probe-unsigned ok ok "$SIGNER" unsigned unverified -
 pair lskel_race-unsigned lskel_probe-build unsigned unverified - ok ok "$SIGNER"
+
+# The control. (After wait_programs_gone, a program of these names in the
+# list would be this skeleton's.)
+set_mode off
+for sk in lskel_probe-build lskel_probe-unsigned lskel_race-build lskel_race-unsigned; do
+	wait_programs_gone __loader.prog slow probe
+	audit_mark
+	case "$sk" in
+	lskel_probe-*) out=$(LSKEL_PROBE_SHOW=$HORNET_FS/programs "$sk") ;;
+	*) out=$("$sk" show "$HORNET_FS/programs") ;;
+	esac
+	say "$sk with Hornet off: $out"
+	echo "$out" | grep -qx 'load=0' || fail "$sk did not load with Hornet off: $out"
+	listed=$(echo "$out" | awk '$1 == "show:" && ($4 == "__loader.prog" || $4 == "slow" || $4 == "probe")')
+	[ -z "$listed" ] || fail "with Hornet off, Hornet's list has a program of $sk: $listed"
+	# No decision record of Hornet's at all, for any program.
+	expect_no_audit
+done

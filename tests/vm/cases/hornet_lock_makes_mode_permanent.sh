@@ -5,10 +5,21 @@
 # "lock" included, fails with EPERM and is audited as refused (res=0,
 # errno=-1, with the locked mode as old= and what was asked for as new=),
 # and audit mode keeps working.
+# Control: before the lock, the same writes of enforce, off and audit each
+# change the mode (audited res=1) and the mode takes effect: an unsigned
+# load is refused in enforce mode and loads with no record with Hornet off.
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 
 expect_eq "mode at boot" "$(hornet_mode)" audit
+
+set_mode enforce
+expect_load_refused $EPERM --unsigned --prog-name h_prelock_enf
+expect_load_audit h_prelock_enf verdict=unsigned mode=enforce res=0 errno=-$EPERM
+set_mode off
+expect_load_ok --unsigned --prog-name h_prelock_off
+expect_no_audit prog_name=h_prelock_off
+set_mode audit
 
 audit_mark
 expect_errno 0 hornet_write "$HORNET_FS/mode" lock

@@ -1,4 +1,6 @@
 # vm-append: hornet.mode=enforce
+# The control of hornet_signed_load_with_core_relocation_refused: the same
+# loads in audit mode, where Hornet refuses nothing.
 # In audit mode a signed load that carries a CO-RE relocation, a program
 # BTF, a func_info or a line_info record is recorded as verdict badattr
 # with EINVAL, the errno enforce mode would give.

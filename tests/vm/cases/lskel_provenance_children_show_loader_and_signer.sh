@@ -4,6 +4,11 @@
 # loader's id and the loader's signer, and its audit record carries
 # loader_id= and the same tag. Both entries vanish once the skeleton is
 # destroyed.
+# Control: lskel_provenance_unsigned_loader_children_unverified loads the
+# same probe program through an unsigned loader, in audit mode (enforce
+# refuses that loader): its child is listed and audited as unverified,
+# with no signer, so the ok and the signer here come from the loader's
+# verification, not from being a loader's child.
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 

@@ -1,6 +1,9 @@
 # vm-append: hornet.mode=enforce
+# The control of lskel_provenance_children_show_loader_and_signer, which
+# loads the same probe program through a verified loader in enforce mode.
 # In audit mode, the children of an unsigned loader inherit its verdict:
-# they are listed and audited as "unverified", with the loader's id.
+# they are listed and audited as "unverified", with the loader's id, and
+# no signer.
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 

@@ -69,7 +69,7 @@
 # with the control (in the code, through a function of the case, or in a
 # companion), the annotation or the core's wording pass.
 # shellcheck disable=SC2016 # awk programs, and shell for the synthetic cases
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/lib.sh"
 
 # --- the docs' tables ---------------------------------------------------
 
