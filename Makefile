@@ -5,7 +5,7 @@ SHELL := /bin/bash
 ROOT := $(abspath .)
 B := $(ROOT)/build
 
-.PHONY: all deps keys kernel kernel-7.3 tests tests-7.3 check check-7.3 check-debug check-debug-7.3 demo fleet-demo bench fuzz fuzz-kernel mutants clean help
+.PHONY: all deps keys kernel kernel-7.3 tests tests-7.3 check check-7.3 check-debug check-debug-7.3 demo fleet-demo bench fuzz fuzz-kernel mutants coverage clean help
 
 all: kernel tests
 
@@ -19,6 +19,7 @@ help:
 	@echo "make bench   measure Hornet's verification cost (not part of check)"
 	@echo "make fuzz    fuzz the lskel header reader and hornet-attest verify, FUZZ_SECONDS each (default 1800)"
 	@echo "make mutants  break each decision of tests/mutants/mutations in turn, rebuild, and show the case that catches it"
+	@echo "make coverage  build both kernels with gcov on Hornet, run make check's VM cases, write lcov reports to build/coverage/"
 	@echo "make fuzz-kernel  fuzz Hornet's load path in the VM on both kernels, FUZZ_KERNEL_SECONDS each (default 600)"
 	@echo "make kernel  extract, patch, configure and build the kernel, bpftool, libbpf"
 	@echo "make kernel-7.3  fetch Debian's linux-source-7.3, build 7.3 with Hornet, its bpftool and libbpf"
@@ -108,6 +109,11 @@ fuzz-kernel: tests-7.3
 # Mutation testing (tests/mutants/README): long, not part of check.
 mutants: tests-7.3
 	@$(ROOT)/tests/mutants/run
+
+# Line and branch coverage of security/hornet/ by make check's VM cases, on
+# both kernels (tests/coverage/run): long, not part of check.
+coverage: deps tests-7.3
+	@$(ROOT)/tests/coverage/run
 
 bench: tests-7.3
 	@$(MAKE) --no-print-directory -f $(ROOT)/tests/bench/bench.mk ROOT=$(ROOT)
