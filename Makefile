@@ -46,6 +46,7 @@ kernel-7.3: keys
 tests: kernel
 	@$(MAKE) --no-print-directory -f $(ROOT)/tests/vm/tests.mk ROOT=$(ROOT)
 	@$(MAKE) --no-print-directory -f $(ROOT)/tests/vm/hornet.mk ROOT=$(ROOT)
+	@$(MAKE) --no-print-directory -f $(ROOT)/tests/vm/guest/fuzz/fuzz.mk ROOT=$(ROOT)
 	@$(MAKE) --no-print-directory -C $(ROOT)/tools/lskel-sign O=$(B)/lskel-sign
 	@$(MAKE) --no-print-directory -C $(ROOT)/tools/hornet-attest O=$(B)/hornet-attest
 	@$(MAKE) --no-print-directory -f $(ROOT)/tests/vm/lskel.mk ROOT=$(ROOT)

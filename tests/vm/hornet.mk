@@ -94,10 +94,27 @@ all: $(addprefix $(BIN)/,$(PROGS)) \
 	$(DATA)/attack-spawner.p7s $(DATA)/build-nomap.p7s $(DATA)/build-mapfd.p7s \
 	$(DATA)/build-insns.p7s $(DATA)/build-ksym.p7s $(DATA)/build+team-sha1.p7s \
 	$(DATA)/revoked.sig $(DATA)/payload.sha256 \
-	$(DATA)/forged.der $(DATA)/forged.p7s $(DATA)/forged.skid
+	$(DATA)/forged.der $(DATA)/forged.p7s $(DATA)/forged.skid \
+	$(FUZZ_FILES)
 
 $(BIN) $(GEN) $(DATA):
 	$(Q)mkdir -p $@
+
+# For the case hornet_fuzz_corpus_replays_with_no_bypass: hornet_fuzz's
+# regression corpus and control inputs (tests/vm/guest/fuzz), under
+# /tests/bin/hornet-fuzz, and the two payloads its map-less and loader
+# seeds read from hornet-data beside their signatures. hornet_fuzz itself
+# is built by tests/vm/guest/fuzz/fuzz.mk.
+FUZZ_SRC := $(ROOT)/tests/vm/guest/fuzz
+FUZZ := $(BIN)/hornet-fuzz
+FUZZ_FILES := $(patsubst $(FUZZ_SRC)/%,$(FUZZ)/%, \
+	$(wildcard $(FUZZ_SRC)/corpus/*.replay $(FUZZ_SRC)/corpus-control/*.replay)) \
+	$(DATA)/nomap-payload.bin $(DATA)/attack-loader.bin
+$(FUZZ)/%.replay: $(FUZZ_SRC)/%.replay
+	$(Q)mkdir -p $(dir $@)
+	$(Q)cp $< $@
+$(DATA)/nomap-payload.bin $(DATA)/attack-loader.bin: $(DATA)/%: $(GEN)/% | $(DATA)
+	$(Q)cp $< $@
 
 # A change of flags (new kernel headers with the signature fields) rebuilds.
 $(GEN)/cflags: FORCE | $(GEN)
