@@ -83,6 +83,17 @@ sig_opts = $(wordlist 3,$(words $(SIG.$(1))),$(SIG.$(1)))
 
 KEY_FILES := $(KEYS)/.recipe $(foreach k,$(CERTS),$(KEYS)/$(k).key $(KEYS)/$(k).crt $(KEYS)/$(k).der)
 
+# For the case hornet_fuzz_corpus_replays_with_no_bypass: hornet_fuzz's
+# regression corpus and control inputs (tests/vm/guest/fuzz), under
+# /tests/bin/hornet-fuzz, and the two payloads its map-less and loader
+# seeds read from hornet-data beside their signatures. hornet_fuzz itself
+# is built by tests/vm/guest/fuzz/fuzz.mk.
+FUZZ_SRC := $(ROOT)/tests/vm/guest/fuzz
+FUZZ := $(BIN)/hornet-fuzz
+FUZZ_FILES := $(patsubst $(FUZZ_SRC)/%,$(FUZZ)/%, \
+	$(wildcard $(FUZZ_SRC)/corpus/*.replay $(FUZZ_SRC)/corpus-control/*.replay)) \
+	$(DATA)/nomap-payload.bin $(DATA)/attack-loader.bin
+
 .PHONY: all
 all: $(addprefix $(BIN)/,$(PROGS)) \
 	$(patsubst %,$(DATA)/%.p7s,$(SIGS)) \
@@ -100,16 +111,6 @@ all: $(addprefix $(BIN)/,$(PROGS)) \
 $(BIN) $(GEN) $(DATA):
 	$(Q)mkdir -p $@
 
-# For the case hornet_fuzz_corpus_replays_with_no_bypass: hornet_fuzz's
-# regression corpus and control inputs (tests/vm/guest/fuzz), under
-# /tests/bin/hornet-fuzz, and the two payloads its map-less and loader
-# seeds read from hornet-data beside their signatures. hornet_fuzz itself
-# is built by tests/vm/guest/fuzz/fuzz.mk.
-FUZZ_SRC := $(ROOT)/tests/vm/guest/fuzz
-FUZZ := $(BIN)/hornet-fuzz
-FUZZ_FILES := $(patsubst $(FUZZ_SRC)/%,$(FUZZ)/%, \
-	$(wildcard $(FUZZ_SRC)/corpus/*.replay $(FUZZ_SRC)/corpus-control/*.replay)) \
-	$(DATA)/nomap-payload.bin $(DATA)/attack-loader.bin
 $(FUZZ)/%.replay: $(FUZZ_SRC)/%.replay
 	$(Q)mkdir -p $(dir $@)
 	$(Q)cp $< $@
