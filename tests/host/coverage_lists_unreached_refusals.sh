@@ -3,8 +3,9 @@
 # (tests/coverage/unreached-refusals) names exactly the lines of
 # security/hornet/ that an lcov tracefile says never ran and that return
 # or assign an errno or a verdict other than HORNET_OK: not a line that
-# ran, not a comparison with a verdict, not HORNET_OK or a mode, and not a
-# file outside security/hornet/.
+# ran, not a comparison with a verdict, not HORNET_OK, HORNET_KERNEL, a
+# mode or an origin, not a declaration's initial value, and not a file
+# outside security/hornet/.
 # Control: the same lines, each run once in the tracefile, list nothing;
 # a tracefile that names a source file it cannot read fails.
 source "$(dirname "$0")/lib.sh"
@@ -24,6 +25,9 @@ int f(int v)
 	return HORNET_BUSY;
 	if (v == HORNET_BADSIG)
 		err = -ENOMEM;
+	res->verdict = HORNET_KERNEL;
+	res->origin = HORNET_FROM_LOADER;
+	enum hornet_verdict verdict = HORNET_ERROR;
 }
 C
 cp "$tmp/security/hornet/x.c" "$tmp/other.c"
@@ -33,7 +37,7 @@ info() {
 	{
 		echo TN:
 		echo "SF:$tmp/security/hornet/x.c"
-		for l in 3 4 5 6 7 9 10; do echo "DA:$l,$1"; done
+		for l in 3 4 5 6 7 9 10 11 12 13; do echo "DA:$l,$1"; done
 		echo "DA:8,2"
 		echo end_of_record
 		echo "SF:$tmp/other.c"
