@@ -16,7 +16,10 @@
 # slow run makes last. Nothing in the guest can hold a loader's run open,
 # so a try may miss; each direction is tried until one overlaps, at most
 # PAIR_TRIES times, and fails if none did. Attribution is checked on every
-# try, overlapping or not.
+# try, overlapping or not. A light skeleton closes its loader's fd once
+# the loader has run, and the kernel frees the program soon after (on a
+# debug kernel, often before the snapshot); both tools hold a copy of
+# their loader's fd until their snapshot is taken (loader_held=1).
 #
 # Control: with Hornet off the same skeletons load and run, and neither
 # Hornet's list nor the audit log has a loader or a child of theirs: the
@@ -80,6 +83,10 @@ try_pair() {
 	# its children inherit, and the two loaders differ.
 	echo "$quick" | grep -qx 'load=0' || fail "$2 did not load: $quick"
 	echo "$slow_out" | grep -qx 'load=0' || fail "$1 did not load: $slow_out"
+	# Each tool holds its loader until its snapshot, so that the
+	# snapshot still lists it.
+	echo "$quick" | grep -qx 'loader_held=1' || fail "$2 did not hold its loader: $quick"
+	echo "$slow_out" | grep -qx 'loader_held=1' || fail "$1 did not hold its loader: $slow_out"
 	child_loader "$quick" probe "$7" "$8"
 	quick_loader=$CHILD_LOADER
 	expect_loader "$quick" "$quick_loader" "$6" "$8"

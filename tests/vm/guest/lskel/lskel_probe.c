@@ -19,6 +19,11 @@
  *   runs=N               the .bss counter after that one run
  *   ret_after_write=0xN  after userspace wrote 100 into the counter, a run
  *   runs_after_write=N   and the counter again (101: the program saw 100)
+ * and with LSKEL_PROBE_SHOW=FILE in the environment, after those:
+ *   loader_held=0|1      the skeleton's loader program is still held (the
+ *                        tool keeps a copy of its fd: see lskel_close())
+ *   show: LINE           each line of FILE, e.g. Hornet's list of live
+ *                        programs, read while the skeleton is loaded
  *
  * Exit status 0 whatever the load did (the case judges that), 1 when
  * something else failed, 2 on bad usage.
@@ -37,8 +42,11 @@
 #ifndef LSKEL_PROBE_HEADER
 #error "LSKEL_PROBE_HEADER must name the light skeleton header to test"
 #endif
-#include LSKEL_PROBE_HEADER
 #include "lskel_util.h"
+/* The skeleton's closes, so that the loader can be held: see lskel_close(). */
+#define close(fd) lskel_close(fd)
+#include LSKEL_PROBE_HEADER
+#undef close
 
 #define BSS_WRITE	100
 
@@ -126,6 +134,8 @@ int main(int argc, char **argv)
 	printf("pid=%d\n", (int)getpid());
 	print_comm();
 
+	/* The list shown after the load still has the loader: see lskel_close(). */
+	lskel_keep_loader = getenv("LSKEL_PROBE_SHOW") != NULL;
 	skel = lskel_probe__open();
 	if (!skel)
 		die("%s failed", "lskel_probe__open()", errno);
@@ -160,9 +170,12 @@ int main(int argc, char **argv)
 	/* While the skeleton is loaded: show a file, e.g. Hornet's list of
 	 * live programs, for the provenance cases.
 	 */
-	if (getenv("LSKEL_PROBE_SHOW"))
+	if (getenv("LSKEL_PROBE_SHOW")) {
+		printf("loader_held=%d\n", lskel_loader_held());
 		if (lskel_show_file(getenv("LSKEL_PROBE_SHOW")))
 			die("cannot read %s", getenv("LSKEL_PROBE_SHOW"), errno);
+		lskel_release_loader();
+	}
 
 	lskel_probe__destroy(skel);
 	return 0;

@@ -15,7 +15,10 @@
  *                                 load under attack, report what worked
  *   lskel_race-VARIANT swap       load while fds are swapped under a writer
  *   lskel_race-VARIANT show FILE  load, print FILE (e.g. Hornet's list of
- *                                 live programs) as "show: LINE", destroy
+ *                                 live programs) as "show: LINE", destroy;
+ *                                 the loader is held until then (see
+ *                                 lskel_close()), and loader_held=0|1
+ *                                 says whether it was
  *   lskel_race-VARIANT show FILE MARK
  *                                 the same, and create MARK once the
  *                                 loader's run has made its first map
@@ -171,8 +174,11 @@
 #ifndef LSKEL_RACE_HEADER
 #error "LSKEL_RACE_HEADER must name the light skeleton header to test"
 #endif
-#include LSKEL_RACE_HEADER
 #include "lskel_util.h"
+/* The skeleton's closes, so that the loader can be held: see lskel_close(). */
+#define close(fd) lskel_close(fd)
+#include LSKEL_RACE_HEADER
+#undef close
 
 #define FD_SCAN		64
 #define MAX_EVENTS	(1 << 18)
@@ -1085,6 +1091,7 @@ static int show(const char *path, const char *mark)
 {
 	struct lskel_slow *skel;
 
+	lskel_keep_loader = 1;
 	if (mark) {
 		mark_path = mark;
 		skel = load_with(mark_run_open, false);
@@ -1103,8 +1110,10 @@ static int show(const char *path, const char *mark)
 		}
 	}
 	if (skel) {
+		printf("loader_held=%d\n", lskel_loader_held());
 		if (lskel_show_file(path))
 			die(path, errno);
+		lskel_release_loader();
 		lskel_slow__destroy(skel);
 	}
 	return 0;
