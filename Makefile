@@ -37,7 +37,8 @@ keys: deps
 kernel: keys
 	@$(ROOT)/scripts/build-kernel
 
-# The second kernel, vanilla Linux 7.3 with upstream's BPF signing, in its
+# The second kernel, Linux 7.3 (upstream's BPF signing) with Hornet and
+# series-7.3, in its
 # own folders (build/linux-7.3, build/kbuild-7.3, build/bpftool-7.3,
 # build/libbpf-7.3). make check builds it; make demo does not.
 kernel-7.3: keys

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The verdict table in docs/Hornet.rst ("The same verdict from both
 # kernels") is, row for row and in order, the one that the VM cases
-# verdicts_table_on_6_12 and linux73_verdicts_table assert
+# verdicts_table_on_6_12 and core73_verdicts_table assert
 # (tests/vm/cases/verdict-table): a row changed in one and not the other
 # fails here.
 source "$(dirname "$0")/lib.sh"

@@ -32,7 +32,7 @@
 #                                prog->aux->sig for each program a command
 #                                loads (tests/vm/linux73/sigverdict.c)
 #
-# The cases tests/vm/cases/linux73_*.sh run them on 7.3, beside
+# The cases tests/vm/cases/core73_*.sh run them on 7.3, beside
 # build/tests/bin/nicdiag and nicdiag-tampered as nicdiag.mk built them
 # (this project's header and libbpf).
 

@@ -6,7 +6,7 @@
 # (EACCES), as the template or an element of an array of maps (EOPNOTSUPP)
 # and to a map element iterator (EPERM). Control: a plain map takes every
 # step. Hornet is off, so that the unsigned programs here load and only
-# the core decides; linux73_exclusive_map_serves_only_its_program shows
+# the core decides; core73_exclusive_map_serves_only_its_program shows
 # the same on 7.3.
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin

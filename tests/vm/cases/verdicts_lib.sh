@@ -1,5 +1,5 @@
 # verdicts_lib.sh: the rows of tests/vm/cases/verdict-table, for
-# verdicts_table_on_6_12.sh (Hornet on 6.12) and linux73_verdicts_table.sh
+# verdicts_table_on_6_12.sh (Hornet on 6.12) and core73_verdicts_table.sh
 # (7.3's own check), which each assert their kernel's columns.
 #
 # tests/run also runs this file on its own, as a case: it then tests its

@@ -2,7 +2,7 @@
 # Proves: for every input of tests/vm/cases/verdict-table, Hornet in
 # enforce on 6.12 gives the errno and records the verdict of the table's
 # 6.12 columns (no record at all where the BPF core refuses the load
-# first); linux73_verdicts_table.sh runs the same rows on 7.3.
+# first); core73_verdicts_table.sh runs the same rows on 7.3.
 . "$(dirname "$0")/hornet_lib.sh"
 . "$(dirname "$0")/verdicts_lib.sh"
 hornet_begin

@@ -1,6 +1,6 @@
 # vm-kernel: 7.3
 # vm-append: hornet.mode=off
-# Proves: on vanilla Linux 7.3 the light skeleton probe loads and runs,
+# Proves: on Linux 7.3 with Hornet off (series-7.3 applied) the light skeleton probe loads and runs,
 # and 7.3's core records its loader as BPF_SIG_VERIFIED by the builtin
 # keyring (sigverdict), whichever tool signed its header and whichever
 # libbpf it was compiled against:

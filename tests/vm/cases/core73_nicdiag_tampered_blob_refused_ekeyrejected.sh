@@ -1,6 +1,6 @@
 # vm-kernel: 7.3
 # vm-append: hornet.mode=off
-# Proves: on vanilla Linux 7.3, nicdiag signed by the build key, with one
+# Proves: on Linux 7.3 with Hornet off (series-7.3 applied), nicdiag signed by the build key, with one
 # byte of its loader's blob changed after signing, is refused with
 # EKEYREJECTED by 7.3's own check, whether 7.3's bpftool signed it
 # (nicdiag73-upstream-tampered) or this project's lskel-sign did

@@ -1,7 +1,7 @@
 # vm-kernel: 7.3
 # vm-append: hornet.mode=off
 # vm-opts: --timeout 900
-# Proves: vanilla Linux 7.3's own check refuses a signed load over a blob
+# Proves: Linux 7.3's core (series-7.3 applied, Hornet off) refuses a signed load over a blob
 # frozen while a BPF_MAP_UPDATE_ELEM is still copying its value in, with
 # EBUSY, as Hornet on 6.12 refuses it with EPERM (badmap,
 # hornet_blob_write_in_flight_refused): the verdict table's row that one

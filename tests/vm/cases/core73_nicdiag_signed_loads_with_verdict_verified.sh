@@ -1,6 +1,6 @@
 # vm-kernel: 7.3
 # vm-append: hornet.mode=off
-# Proves: on vanilla Linux 7.3, whose BPF core checks a light skeleton's
+# Proves: on Linux 7.3 with Hornet off (series-7.3 applied), whose BPF core checks a light skeleton's
 # signature itself, nicdiag signed by the build key loads and runs, and
 # the kernel records its loader as BPF_SIG_VERIFIED by the builtin keyring
 # (read from prog->aux->sig at security_bpf_prog() by a kprobe program,

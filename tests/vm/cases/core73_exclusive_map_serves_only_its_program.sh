@@ -1,6 +1,6 @@
 # vm-kernel: 7.3
 # vm-append: hornet.mode=off
-# Proves: on vanilla Linux 7.3, a map exclusive to one program's
+# Proves: on Linux 7.3 with Hornet off (series-7.3 applied), a map exclusive to one program's
 # instructions is refused to another program (EACCES), as an inner map
 # (ENOTSUPP, 524, the kernel-internal errno that 6.12's backport, patch
 # 0015, turns into EOPNOTSUPP) and to a map element iterator (EPERM),

@@ -1,7 +1,9 @@
 # vm-kernel: 7.3
 # vm-append: hornet.mode=off
-# Proves: for every input of tests/vm/cases/verdict-table, vanilla Linux
-# 7.3's own check gives the errno of the table's 7.3 columns, and records
+# Proves: for every input of tests/vm/cases/verdict-table, Linux 7.3's
+# own check (series-7.3 applied, Hornet off: see verdict-table for the
+# one row where the series changes the core's outcome) gives the errno of
+# the table's 7.3 columns, and records
 # the verdict there in prog->aux->sig (read by sigverdict); a load that
 # fails leaves no program. The BLOB column says whether the blob map is
 # exclusive (verdict_blob_args).
