@@ -647,3 +647,90 @@ void hornet_bpf_prog_free(struct bpf_prog *prog)
 	hp->pending = NULL;
 	hornet_prov_forget(prog);
 }
+
+#ifdef CONFIG_SECURITY_HORNET_KUNIT_TEST
+#include <kunit/test.h>
+#include <linux/filter.h>
+
+/**
+ * hornet_test_decide_child - decide on a loader's child that verified
+ * @test: the KUnit context
+ * @blob: whether the program gets a Hornet blob, so that it can be recorded
+ * @mode: the mode it is judged in
+ * @res: set to the decision's result
+ *
+ * The counters are put back as they were, so that the cases that read
+ * them see only their own loads.
+ *
+ * Return: what hornet_decide() returned.
+ */
+static int hornet_test_decide_child(struct kunit *test, bool blob,
+				    enum hornet_mode mode,
+				    struct hornet_result *res)
+{
+	struct hornet_counters saved;
+	struct bpf_prog *prog;
+	int err;
+
+	prog = bpf_prog_alloc(bpf_prog_size(1), 0);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, prog);
+	strscpy(prog->aux->name, "hornet_test", sizeof(prog->aux->name));
+	if (blob) {
+		prog->aux->security =
+			kunit_kzalloc(test, hornet_blob_sizes.lbs_bpf_prog +
+				      sizeof(struct hornet_prog), GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, prog->aux->security);
+	}
+	memset(res, 0, sizeof(*res));
+	res->verdict = HORNET_OK;
+	res->origin = HORNET_FROM_LOADER;
+	res->loader_id = 1;
+
+	saved = hornet_counters;
+	err = hornet_decide(prog, res, mode);
+	hornet_counters = saved;
+
+	hornet_prov_forget(prog);
+	__bpf_prog_free(prog);
+	return err;
+}
+
+/**
+ * hornet_test_unrecordable_refused - a program Hornet cannot record is refused, in audit mode too
+ * @test: the KUnit context
+ *
+ * A verified loader's child is let through in any mode, but only with its
+ * line in the programs file: when the record cannot be made (here, the
+ * program has no Hornet blob, as when the LSM framework could not allocate
+ * one), the load is refused with that error and the verdict "error".
+ */
+static void hornet_test_unrecordable_refused(struct kunit *test)
+{
+	struct hornet_result res;
+	int err;
+
+	err = hornet_test_decide_child(test, true, HORNET_MODE_ENFORCE, &res);
+	KUNIT_EXPECT_EQ(test, err, 0);
+	KUNIT_EXPECT_EQ(test, res.verdict, HORNET_OK);
+
+	err = hornet_test_decide_child(test, false, HORNET_MODE_ENFORCE, &res);
+	KUNIT_EXPECT_EQ(test, err, -ENOMEM);
+	KUNIT_EXPECT_EQ(test, res.verdict, HORNET_ERROR);
+
+	err = hornet_test_decide_child(test, false, HORNET_MODE_AUDIT, &res);
+	KUNIT_EXPECT_EQ(test, err, -ENOMEM);
+	KUNIT_EXPECT_EQ(test, res.verdict, HORNET_ERROR);
+}
+
+static struct kunit_case hornet_hooks_test_cases[] = {
+	KUNIT_CASE(hornet_test_unrecordable_refused),
+	{}
+};
+
+static struct kunit_suite hornet_hooks_test_suite = {
+	.name = "hornet_hooks",
+	.test_cases = hornet_hooks_test_cases,
+};
+
+kunit_test_suite(hornet_hooks_test_suite);
+#endif /* CONFIG_SECURITY_HORNET_KUNIT_TEST */

@@ -518,11 +518,97 @@ static void hornet_test_hidden_until_run_ends(struct kunit *test)
 	hornet_test_release(prog);
 }
 
+/**
+ * hornet_test_set_mode - set Hornet's mode as a write to its mode file would
+ * @mode: the mode
+ *
+ * Return: the mode it replaced.
+ */
+static enum hornet_mode hornet_test_set_mode(enum hornet_mode mode)
+{
+	enum hornet_mode old;
+
+	mutex_lock(&hornet_policy_mutex);
+	old = hornet_policy.mode;
+	WRITE_ONCE(hornet_policy.mode, mode);
+	mutex_unlock(&hornet_policy_mutex);
+	return old;
+}
+
+/**
+ * hornet_test_hidden_prog_refused - no fd of a program that uses a hidden map outside its run
+ * @test: the KUnit context
+ *
+ * While a verified loader's run lasts, a task outside it that asks for an
+ * fd of the run's child (BPF_PROG_GET_FD_BY_ID, say) would reach the
+ * run's maps through the program; enforce refuses it, audit records it
+ * and lets it through, and once the run has ended nothing is hidden.
+ */
+static void hornet_test_hidden_prog_refused(struct kunit *test)
+{
+	struct hornet_run run = { .id = 4, .verified = true };
+	struct bpf_map *maps[1] = { hornet_test_map(test) };
+	struct bpf_prog *prog = hornet_test_prog(test, maps, 1);
+	enum hornet_mode mode;
+	int enforce, audit, ended;
+
+	refcount_set(&run.ref, 1);
+	hornet_map_blob(maps[0])->run = &run;
+	mode = hornet_test_set_mode(HORNET_MODE_ENFORCE);
+	enforce = hornet_bpf_prog(prog);
+	hornet_test_set_mode(HORNET_MODE_AUDIT);
+	audit = hornet_bpf_prog(prog);
+	hornet_test_set_mode(HORNET_MODE_ENFORCE);
+	WRITE_ONCE(run.ended, true);
+	ended = hornet_bpf_prog(prog);
+	hornet_test_set_mode(mode);
+	hornet_test_release(prog);
+
+	KUNIT_EXPECT_EQ(test, enforce, -EPERM);
+	KUNIT_EXPECT_EQ(test, audit, 0);
+	KUNIT_EXPECT_EQ(test, ended, 0);
+}
+
+/**
+ * hornet_test_map_holds_its_run_once - a map made in a run holds one reference on it
+ * @test: the KUnit context
+ *
+ * The map keeps its run for as long as it lives, so that it stays hidden
+ * until the run ends; freeing the map must give that one reference back,
+ * or every run a loader makes maps in is never freed.
+ */
+static void hornet_test_map_holds_its_run_once(struct kunit *test)
+{
+	struct hornet_run run = { .id = 5, .verified = true };
+	struct bpf_map *map = hornet_test_map(test);
+	struct hornet_task *task;
+	unsigned int made, freed;
+
+	if (!hornet_enabled)
+		kunit_skip(test, "Hornet is not an enabled LSM");
+	refcount_set(&run.ref, 1);
+	task = hornet_task_blob();
+	KUNIT_ASSERT_NULL(test, task->run);
+	task->run = &run;
+	hornet_map_created(map);
+	task->run = NULL;
+	made = refcount_read(&run.ref);
+	KUNIT_EXPECT_PTR_EQ(test, hornet_map_blob(map)->run, &run);
+	hornet_map_forget(map);
+	freed = refcount_read(&run.ref);
+
+	KUNIT_EXPECT_EQ(test, made, 2);
+	KUNIT_EXPECT_NULL(test, hornet_map_blob(map)->run);
+	KUNIT_EXPECT_EQ(test, freed, 1);
+}
+
 static struct kunit_case hornet_seal_test_cases[] = {
 	KUNIT_CASE(hornet_test_seal_first_owner),
 	KUNIT_CASE(hornet_test_blob_without_past),
 	KUNIT_CASE(hornet_test_child_maps),
 	KUNIT_CASE(hornet_test_hidden_until_run_ends),
+	KUNIT_CASE(hornet_test_hidden_prog_refused),
+	KUNIT_CASE(hornet_test_map_holds_its_run_once),
 	{}
 };
 
