@@ -4,8 +4,9 @@
 # every map id gets EPERM from BPF_MAP_GET_FD_BY_ID (Hornet, bpf_map
 # hook), and a thread that takes copies of the loader's fds with
 # pidfd_getfd() (no task may share a verified run's fd table) gets EPERM
-# for BPF_MAP_UPDATE_ELEM and BPF_OBJ_PIN (bpf hook) and for a writable
-# mmap (mmap_file hook) on them. When the run ends, the maps are
+# for BPF_MAP_UPDATE_ELEM and BPF_OBJ_PIN (bpf hook), for a writable
+# mmap (mmap_file hook), and for putting one into an array of maps
+# (bpf_map hook, asked by patch 0014, 7.3's 0005) on them. When the run ends, the maps are
 # handed over: an fd by id works, .data and .bss take writes, .rodata
 # (frozen by the loader) does not.
 # lskel_race counts only the attempts that were certainly made during the
@@ -16,7 +17,7 @@
 # same moment, in audit mode (the one difference: Hornet refuses nothing)
 # loads, and its maps are reached during the run: each by id, .data and
 # .bss through their fds, and no attempt is refused, although Hornet
-# records the fds by id as hidden (res=1).
+# records the fds by id and the arrays of maps as hidden (res=1).
 . "$(dirname "$0")/hornet_lib.sh"
 hornet_begin
 
@@ -40,7 +41,7 @@ echo "$out" | grep -qx 'after rodata byid=0 update=-1' || fail ".rodata after th
 echo "$out" | grep -qx 'after data byid=0 update=0' || fail ".data after the run"
 echo "$out" | grep -qx 'after bss byid=0 update=0' || fail ".bss after the run"
 
-for op in map_get_fd map_update_elem obj_pin map_mmap; do
+for op in map_get_fd map_update_elem obj_pin map_mmap map_in_map; do
 	expect_audit op=$op map_name=lskel_sl.bss verdict=hidden mode=enforce res=0 \
 		errno=-$EPERM comm=lskel_race-buil
 done
@@ -60,5 +61,7 @@ for m in data bss; do
 	[ "$(race_field "$out" $m fd_ok)" -ge 1 ] ||
 		fail "audit control: .$m was never used through its fd during the run"
 done
-expect_audit op=map_get_fd map_name=lskel_sl.bss verdict=hidden mode=audit res=1 \
-	errno=-$EPERM comm=lskel_race-buil
+for op in map_get_fd map_in_map; do
+	expect_audit op=$op map_name=lskel_sl.bss verdict=hidden mode=audit res=1 \
+		errno=-$EPERM comm=lskel_race-buil
+done

@@ -35,7 +35,8 @@
  *            it gets;
  *   by fd    takes a copy of every fd below FD_SCAN in the loader's table
  *            (pidfd_getfd()) and tries, on the copy: BPF_MAP_UPDATE_ELEM,
- *            BPF_OBJ_PIN and a writable shared mmap.
+ *            BPF_OBJ_PIN, a writable shared mmap, and putting the map into
+ *            an array of maps (BPF_MAP_TYPE_ARRAY_OF_MAPS shaped after it).
  *
  * Neither writes the blob map (the first new map): an unsigned loader's
  * blob is not frozen, and zeroing it under the running loader would only
@@ -64,8 +65,10 @@
  *   map NAME id=N byid_refused=N byid_ok=N fd_ok=N
  *     byid_refused  BPF_MAP_GET_FD_BY_ID on it failed with EPERM
  *     byid_ok       BPF_MAP_GET_FD_BY_ID on it gave an fd
- *     fd_ok         an update, pin or mmap through its fd worked
- *   fd_refused=N                EPERM from an update, pin or mmap on an fd
+ *     fd_ok         an update, pin, mmap or array of maps through its
+ *                   fd worked
+ *   fd_refused=N                EPERM from an update, pin, mmap or array
+ *                               of maps on an fd
  *                               that became one of the skeleton's maps
  * and then, after the load, for each map:
  *   after NAME byid=0|-ERRNO update=0|-ERRNO
@@ -370,6 +373,36 @@ static void *attack_by_id(void *unused)
 }
 
 /*
+ * Put the map at FD into element 0 of a new array of maps shaped after it,
+ * where any program given that array could reach it; 0 or -errno of the
+ * update (-ENOENT when no such array could be made: a map that cannot be
+ * an inner map at all).
+ */
+static int put_in_outer_map(int fd)
+{
+	union bpf_attr attr;
+	uint32_t key = 0;
+	int outer, err;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY_OF_MAPS;
+	attr.key_size = sizeof(key);
+	attr.value_size = sizeof(uint32_t);
+	attr.max_entries = 1;
+	attr.inner_map_fd = fd;
+	outer = (int)lskel_sys_bpf(BPF_MAP_CREATE, &attr);
+	if (outer < 0)
+		return -ENOENT;
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = outer;
+	attr.key = (uint64_t)(uintptr_t)&key;
+	attr.value = (uint64_t)(uintptr_t)&fd;
+	err = lskel_sys_bpf(BPF_MAP_UPDATE_ELEM, &attr) ? -errno : 0;
+	close(outer);
+	return err;
+}
+
+/*
  * Try every way in through FD, a copy of the loader's LOADER_FD; record a
  * success by map id, a refusal by LOADER_FD.
  */
@@ -382,6 +415,12 @@ static void attack_fd(int fd, int loader_fd)
 
 	if (lskel_obj_id(fd) == blob_id)
 		return;
+	/* First, as the others stop at the first that works. */
+	err = put_in_outer_map(fd);
+	if (!err)
+		record(FD_OK, lskel_obj_id(fd));
+	refused |= err == -EPERM;
+
 	err = update_elem(fd);
 	if (!err) {
 		record(FD_OK, lskel_obj_id(fd));
