@@ -411,15 +411,16 @@ static void attack_fd(int fd, int loader_fd)
 	union bpf_attr attr;
 	bool refused = false;
 	void *mem;
-	int err;
+	int err, in_outer;
 
 	if (lskel_obj_id(fd) == blob_id)
 		return;
-	/* First, as the others stop at the first that works. */
-	err = put_in_outer_map(fd);
-	if (!err)
-		record(FD_OK, lskel_obj_id(fd));
-	refused |= err == -EPERM;
+	/*
+	 * First, as the others stop at the first that works; a success of
+	 * any of them is one FD_OK for the attempt.
+	 */
+	in_outer = put_in_outer_map(fd);
+	refused |= in_outer == -EPERM;
 
 	err = update_elem(fd);
 	if (!err) {
@@ -445,7 +446,9 @@ static void attack_fd(int fd, int loader_fd)
 		return;
 	}
 	refused |= errno == EPERM;
-	if (refused)
+	if (!in_outer)
+		record(FD_OK, lskel_obj_id(fd));
+	else if (refused)
 		record(FD_REFUSED, (uint32_t)loader_fd);
 }
 
