@@ -519,8 +519,11 @@ static void hornet_test_hidden_until_run_ends(struct kunit *test)
 }
 
 /**
- * hornet_test_set_mode - set Hornet's mode as a write to its mode file would
+ * hornet_test_set_mode - set Hornet's mode for a test, under the policy mutex
  * @mode: the mode
+ *
+ * Only the mode changes: unlike a write to the mode file, nothing is
+ * measured or audited, and a locked policy is not asked.
  *
  * Return: the mode it replaced.
  */
