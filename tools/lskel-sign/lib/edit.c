@@ -564,8 +564,30 @@ void lskel_close_file(struct lskel_file *f)
 
 /* ---- Text built in memory (text.h) ---- */
 
+/* Compare mode (text.h): extend the common prefix by what @s matches. */
+static void out_compare(struct lskel_out *o, const unsigned char *s, size_t n)
+{
+	size_t k = 0, m = o->cmp_len > o->len ? o->cmp_len - o->len : 0;
+
+	if (o->same == o->len) {
+		if (m > n)
+			m = n;
+		if (!memcmp(s, o->cmp + o->len, m))
+			k = m;
+		else
+			while (s[k] == o->cmp[o->len + k])
+				k++;
+		o->same += k;
+	}
+	o->len += n;
+}
+
 void lskel_out_put(struct lskel_out *o, const void *s, size_t n)
 {
+	if (o->cmp) {
+		out_compare(o, s, n);
+		return;
+	}
 	if (o->oom)
 		return;
 	if (o->cap - o->len < n + 1) {
@@ -612,22 +634,30 @@ void lskel_out_fmt(struct lskel_out *o, const char *fmt, ...)
 void lskel_out_bpftool_hex(struct lskel_out *o, const unsigned char *b, size_t n)
 {
 	static const char hex[] = "0123456789abcdef";
-	char esc[4] = { '\\', 'x', 0, 0 };
-	size_t i, col = 0, w;
+	/* Made a chunk at a time: one lskel_out_put() per chunk, not per byte. */
+	char chunk[4096];
+	size_t i, col = 0, w, k = 0;
 
 	for (i = 0; i < n; i++) {
+		if (k > sizeof(chunk) - 6) {
+			lskel_out_put(o, chunk, k);
+			k = 0;
+		}
 		w = b[i] ? 4 : 2;
 		col += w;
 		if (col > 78) {
-			lskel_out_put(o, "\\\n", 2);
+			chunk[k++] = '\\';
+			chunk[k++] = '\n';
 			col = w;
 		}
+		chunk[k++] = '\\';
 		if (!b[i]) {
-			lskel_out_put(o, "\\0", 2);
+			chunk[k++] = '0';
 			continue;
 		}
-		esc[2] = hex[b[i] >> 4];
-		esc[3] = hex[b[i] & 15];
-		lskel_out_put(o, esc, 4);
+		chunk[k++] = 'x';
+		chunk[k++] = hex[b[i] >> 4];
+		chunk[k++] = hex[b[i] & 15];
 	}
+	lskel_out_put(o, chunk, k);
 }

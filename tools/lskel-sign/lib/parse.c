@@ -649,6 +649,9 @@ static size_t line_start(const unsigned char *s, size_t at)
 	return at;
 }
 
+static size_t render_compare(const struct lskel_header *h, const unsigned char *s, size_t n,
+			     size_t *len, size_t *sign_at);
+
 /*
  * The header against bpftool's text for its values: the first line that
  * differs, with what was expected there. A plain -L header is bpftool's
@@ -657,15 +660,14 @@ static size_t line_start(const unsigned char *s, size_t at)
 static int compare_with_bpftool(struct reader *r, struct lskel_header *h)
 {
 	char want[240], got[240];
-	size_t len, d = 0, sign_at = 0, sig_end;
-	char *text = lskel_render_header(h, &len, &sign_at);
+	size_t len = 0, sign_at = 0, sig_end;
+	/* Compared as it is made: a good header needs no copy of its text. */
+	size_t d = render_compare(h, r->s, r->n, &len, &sign_at);
+	char *text;
 
-	if (!text)
+	if (d == (size_t)-1)
 		return lskel_fail(r->e, "out of memory");
-	while (d < len && d < r->n && text[d] == (char)r->s[d])
-		d++;
 	if (d == len && d == r->n) {
-		free(text);
 		if (h->signed_form)
 			return 0;
 		sig_end = sign_at;
@@ -682,6 +684,9 @@ static int compare_with_bpftool(struct reader *r, struct lskel_header *h)
 				  "'static const char opts_sig[] __attribute__((__aligned__(8))) = \"\\'" :
 				  "'" SIGN_COMMENT_TEXT "'", got);
 	}
+	text = lskel_render_header(h, &len, &sign_at);
+	if (!text)
+		return lskel_fail(r->e, "out of memory");
 	d = line_start(r->s, d < r->n ? d : r->n);
 	if (d > len)
 		d = line_start((const unsigned char *)text, len);
@@ -1132,16 +1137,20 @@ static void open_and_load_and_assert(struct render *r)
 	str(r, "#ifdef __cplusplus\n#undef _Static_assert\n#endif\n}\n");
 }
 
-char *lskel_render_header(const struct lskel_header *h, size_t *len, size_t *sign_at)
+/*
+ * The header's text into @o, or compared with it (text.h); its signature's
+ * place into *@sign_at. Returns false for want of memory.
+ */
+static bool render_into(const struct lskel_header *h, struct lskel_out *o, size_t *sign_at)
 {
-	struct render r = { .h = h };
+	struct render r = { .h = h, .o = *o };
 	char *name, guard[160];
 	size_t i, at = 0;
 
 	name = malloc(h->name.len + 1);
 	if (!name || h->name.len > 100) {
 		free(name);
-		return NULL;
+		return false;
 	}
 	memcpy(name, h->text + h->name.at, h->name.len);
 	name[h->name.len] = '\0';
@@ -1164,12 +1173,36 @@ char *lskel_render_header(const struct lskel_header *h, size_t *len, size_t *sig
 	open_and_load_and_assert(&r);
 	lskel_out_fmt(&r.o, "\n#endif /* %s */\n", guard);
 	free(name);
-	if (r.o.oom) {
-		free(r.o.p);
-		return NULL;
-	}
+	*o = r.o;
 	if (sign_at)
 		*sign_at = at;
-	*len = r.o.len;
-	return r.o.p;
+	return !r.o.oom;
+}
+
+char *lskel_render_header(const struct lskel_header *h, size_t *len, size_t *sign_at)
+{
+	struct lskel_out o = { 0 };
+
+	if (!render_into(h, &o, sign_at)) {
+		free(o.p);
+		return NULL;
+	}
+	*len = o.len;
+	return o.p;
+}
+
+/*
+ * The header's text compared with the @n bytes at @s, without keeping it:
+ * the length of their common prefix, the text's length into *@len and its
+ * signature's place into *@sign_at; (size_t)-1 for want of memory.
+ */
+static size_t render_compare(const struct lskel_header *h, const unsigned char *s, size_t n,
+			     size_t *len, size_t *sign_at)
+{
+	struct lskel_out o = { .cmp = s, .cmp_len = n };
+
+	if (!render_into(h, &o, sign_at))
+		return (size_t)-1;
+	*len = o.len;
+	return o.same;
 }

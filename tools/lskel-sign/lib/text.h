@@ -13,10 +13,17 @@
 
 #include "err.h"
 
+/*
+ * With @cmp set, the text is not kept but compared with the @cmp_len
+ * bytes at @cmp as it is made: @len still counts it, and @same is the
+ * length of the prefix the two have in common.
+ */
 struct lskel_out {
 	char *p;
 	size_t len, cap;
 	bool oom;
+	const unsigned char *cmp;
+	size_t cmp_len, same;
 };
 
 void lskel_out_put(struct lskel_out *o, const void *s, size_t n);
