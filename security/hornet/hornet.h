@@ -359,6 +359,8 @@ void hornet_keyring_put(struct key *keyring);
 enum hornet_verdict hornet_attr_signable(const union bpf_attr *attr);
 void hornet_keyring_judge(int cmd, const union bpf_attr *attr, bool kernel);
 void hornet_keyring_forget(struct hornet_task *task);
+struct pkcs7_message;
+bool hornet_pkcs7_sha256(const struct pkcs7_message *pkcs7, u8 *digest);
 enum hornet_verdict hornet_payload_vec(struct bpf_prog *prog,
 				       const struct hornet_pending *pending,
 				       struct kvec **vec);

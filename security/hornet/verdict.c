@@ -12,6 +12,7 @@
  * each verdict has one name and one errno.
  */
 
+#include <crypto/pkcs7.h>
 #include <crypto/sha2.h>
 #include <keys/asymmetric-type.h>
 #include <keys/system_keyring.h>
@@ -445,6 +446,38 @@ static bool hornet_btfs_chosen(const struct bpf_prog *prog)
 
 		if (!btf_is_kernel(btf) || btf_is_module(btf))
 			return true;
+	}
+	return false;
+}
+
+/**
+ * hornet_pkcs7_sha256 - the payload's SHA-256, as a signer's check computed it
+ * @pkcs7: a message checked with %VERIFYING_BPF_SIGNATURE
+ * @digest: gets the SHA-256 of the payload
+ *
+ * That usage refuses signed attributes, so the digest a signer's signature
+ * was checked against is the digest of the payload itself. When any signer
+ * used SHA-256, the payload is not hashed a second time for the records,
+ * however many signers the message has.
+ *
+ * Return: true if @digest was set; false when no signer's SHA-256 digest
+ * was worked out.
+ */
+bool hornet_pkcs7_sha256(const struct pkcs7_message *pkcs7, u8 *digest)
+{
+	const char *algo;
+	const u8 *buf;
+	unsigned int i;
+	u32 len;
+	int err;
+
+	for (i = 0; (err = pkcs7_get_signer_digest(pkcs7, i, &buf, &len,
+						   &algo)) != -ENOENT; i++) {
+		if (!err && !strcmp(algo, "sha256") &&
+		    len == SHA256_DIGEST_SIZE) {
+			memcpy(digest, buf, SHA256_DIGEST_SIZE);
+			return true;
+		}
 	}
 	return false;
 }

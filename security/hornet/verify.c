@@ -69,33 +69,6 @@ static enum hornet_verdict hornet_classify(int err)
 }
 
 /**
- * hornet_pkcs7_payload_digest - reuse the digest the verification computed
- * @pkcs7: a message verified with %VERIFYING_BPF_SIGNATURE
- * @digest: gets the SHA-256 of the payload
- *
- * That usage refuses signed attributes, so the digest the PKCS#7 code
- * checked the signature against is the digest of the payload itself: when
- * it is a SHA-256, the payload need not be hashed a second time for the
- * measurement.
- *
- * Return: true if @digest was set; false for another algorithm or a
- * message with more than one signer.
- */
-static bool hornet_pkcs7_payload_digest(struct pkcs7_message *pkcs7,
-					u8 *digest)
-{
-	enum hash_algo algo = HASH_ALGO__LAST;
-	const u8 *buf;
-	u32 len;
-
-	if (pkcs7_get_digest(pkcs7, &buf, &len, &algo) ||
-	    algo != HASH_ALGO_SHA256 || len != SHA256_DIGEST_SIZE)
-		return false;
-	memcpy(digest, buf, SHA256_DIGEST_SIZE);
-	return true;
-}
-
-/**
  * hornet_verify_payload - check a signature over a payload held as pieces
  * @sig: the PKCS#7 message
  * @sig_len: its length
@@ -129,8 +102,7 @@ static int hornet_verify_payload(const void *sig, size_t sig_len,
 		hornet_signer_skid(signer, res->skid, sizeof(res->skid));
 		res->has_signer_key =
 			!pkcs7_get_trusted_signer_key(pkcs7, res->signer_key);
-		res->has_payload = hornet_pkcs7_payload_digest(pkcs7,
-							       res->payload);
+		res->has_payload = hornet_pkcs7_sha256(pkcs7, res->payload);
 	}
 	pkcs7_free_message(pkcs7);
 	return err;

@@ -35,30 +35,6 @@
 #include "hornet.h"
 
 /**
- * hornet_pkcs7_sha256 - the payload's digest, as the core's check computed it
- * @pkcs7: the message the core checked
- * @digest: gets the SHA-256 of the payload
- *
- * With no signed attributes (VERIFYING_BPF_SIGNATURE refuses them), the
- * digest the signature was checked against is the payload's own.
- *
- * Return: true if @digest was set; false for another algorithm or a
- * message with more than one signer.
- */
-static bool hornet_pkcs7_sha256(struct pkcs7_message *pkcs7, u8 *digest)
-{
-	enum hash_algo algo = HASH_ALGO__LAST;
-	const u8 *buf;
-	u32 len;
-
-	if (pkcs7_get_digest(pkcs7, &buf, &len, &algo) ||
-	    algo != HASH_ALGO_SHA256 || len != SHA256_DIGEST_SIZE)
-		return false;
-	memcpy(digest, buf, SHA256_DIGEST_SIZE);
-	return true;
-}
-
-/**
  * hornet_digest_accepted - whether Hornet accepts a signer's digest
  * @algo: the digest's name, as the PKCS#7 parser gives it (may be NULL)
  *
