@@ -7,6 +7,12 @@
 #   the in-kernel signature check it is compared with (with the build
 #   certificate that tests/vm/hornet.mk puts there as build.der);
 #   nicdiag_load_bench, built on the signed nicdiag light skeleton;
+#   hornet_breakdown (tests/bench/breakdown), which times the parts of
+#   one load with kprobes, and hornet_bench_auditd (tests/bench/auditd),
+#   the audit daemon of every benchmark boot;
+#   hornet_scale_bench, with its scaler and its single program signed
+#   with the build key (scale.p7s, scale-single.p7s), for the cost as
+#   the number of programs grows;
 #   nicdiag73_load_bench, for Linux 7.3: nicdiag signed by 7.3's bpftool
 #   and the same object unsigned (gen skeleton -L, named nicdiag_u), both
 #   against 7.3's libbpf (from make kernel-7.3 and tests/vm/linux73.mk).
@@ -49,6 +55,7 @@ LSKEL_CFLAGS := -std=gnu11 -O2 -Wall -Wextra -Werror -I$(UAPI) \
 	-DBENCH_LSKEL_NAME=$(NICDIAG_NAME)
 
 all: $(BIN)/hornet_verify_bench $(BIN)/nicdiag_load_bench $(BIN)/nicdiag73_load_bench \
+	$(BIN)/hornet_breakdown $(BIN)/hornet_bench_auditd $(BIN)/hornet_scale_bench $(DATA)/scale.p7s $(DATA)/scale-single.p7s \
 	$(DATA)/build.der \
 	$(foreach s,$(SIZES),$(DATA)/bench-$(s).p7s $(DATA)/bench-$(s).rsa) \
 	$(foreach n,$(FIRSTS),$(DATA)/first-$(n).p7s)
@@ -60,6 +67,37 @@ $(BIN)/hornet_verify_bench: $(ROOT)/tests/bench/hornet_verify_bench.c \
 	$(call say,CC,$(@F))
 	@mkdir -p $(@D)
 	$(Q)gcc $(CFLAGS) -static -o $@ $< $(ROOT)/tests/vm/guest/hornet/sha256.c
+
+$(BIN)/hornet_scale_bench: $(ROOT)/tests/bench/hornet_scale_bench.c \
+		$(ROOT)/tests/vm/guest/hornet/blob_map.h $(ROOT)/tests/vm/guest/hornet/signed_blob.h \
+		$(ROOT)/tests/vm/guest/hornet/sha256.c $(ROOT)/tests/vm/guest/hornet/sha1.c \
+		$(ROOT)/tests/bench/bench.h $(ROOT)/tests/bench/bench.mk
+	$(call say,CC,$(@F))
+	@mkdir -p $(@D)
+	$(Q)gcc $(CFLAGS) -static -o $@ $< $(ROOT)/tests/vm/guest/hornet/sha256.c \
+		$(ROOT)/tests/vm/guest/hornet/sha1.c
+
+$(GEN)/scale.bin: $(BIN)/hornet_scale_bench
+	$(call say,GEN,$(@F))
+	@mkdir -p $(@D)
+	$(Q)$(BIN)/hornet_scale_bench payload $@
+
+$(GEN)/scale-single.bin: $(BIN)/hornet_scale_bench
+	$(call say,GEN,$(@F))
+	@mkdir -p $(@D)
+	$(Q)$(BIN)/hornet_scale_bench payload-single $@
+
+# The guest's audit daemon for the benchmarks (a shell script).
+$(BIN)/hornet_bench_auditd: $(ROOT)/tests/bench/auditd
+	$(call say,CP,$(@F))
+	@mkdir -p $(@D)
+	$(Q)install -m 755 $< $@
+
+# The guest's breakdown of one load, by kprobes (a shell script).
+$(BIN)/hornet_breakdown: $(ROOT)/tests/bench/breakdown
+	$(call say,CP,$(@F))
+	@mkdir -p $(@D)
+	$(Q)install -m 755 $< $@
 
 # 7.3: its signed header (tests/vm/linux73.mk), and the unsigned twin.
 T73	:= $(B)/tests/7.3

@@ -15,7 +15,7 @@
  *	KEYCTL_PKEY_VERIFY of RAWSIG (the PKCS#1 signature inside P7S) with
  *	CERT's key over that digest. Print the medians, and the ratio
  *	(enforce - off) / (sha256 + sigchk) of each round: the median of
- *	those paired ratios, their minimum and their maximum.
+ *	those paired ratios and its 95% bootstrap interval (ci_lo, ci_hi).
  *   hornet_verify_bench run73 SIZE P7S CERT RAWSIG ROUNDS
  *	the same on vanilla Linux 7.3, whose BPF core checks the signature
  *	itself: alternate a signed load (its blob exclusive to the
@@ -23,6 +23,17 @@
  *	an ordinary frozen map); print signed - unsigned in the place of
  *	enforce - off. A signed load that succeeds on 7.3 was verified: the
  *	core fails any other.
+ *   hornet_verify_bench run73h SIZE P7S CERT RAWSIG ROUNDS
+ *	run73 with Hornet: the signed load in enforce mode, the unsigned one
+ *	with Hornet off, so that signed_us - unsign_us is what the core and
+ *	Hornet together add, as Hornet's enforce - off is on 6.12; the row
+ *	starts with "hornet73"
+ *   hornet_verify_bench loads SIZE P7S N
+ *   hornet_verify_bench loads73 SIZE P7S N
+ *	N signed loads of SIZE in the mode Hornet is in, untimed, each over a
+ *	fresh frozen blob (exclusive to the instructions with loads73, as
+ *	7.3's core requires): the load path that tests/bench/breakdown
+ *	traces; fails on the first load refused
  *   hornet_verify_bench first DIR N
  *	what a load costs when IMA measures its record for the first time (a
  *	new entry and its TPM extend) against the same load again (IMA keeps
@@ -224,7 +235,7 @@ static double timed_sigchk(long key, const uint8_t digest[32],
 }
 
 static int cmd_run(size_t size, const char *sig_path, const char *cert_path,
-		   const char *raw_path, int rounds, bool core)
+		   const char *raw_path, int rounds, bool core, bool hornet_too)
 {
 	static double on[MAX_ROUNDS], off[MAX_ROUNDS], sha[MAX_ROUNDS],
 		      chk[MAX_ROUNDS], pair[MAX_ROUNDS];
@@ -232,7 +243,7 @@ static int cmd_run(size_t size, const char *sig_path, const char *cert_path,
 	struct sockaddr_alg sa = { .salg_family = AF_ALG, .salg_type = "hash",
 				   .salg_name = "sha256" };
 	uint8_t *blob = make_blob(size), digest[32];
-	double m_on, m_off, m_sha, m_chk, m_pair;
+	double m_on, m_off, m_sha, m_chk, m_pair, lo, hi;
 	long long verified;
 	long sig_len, raw_len, key;
 	int i, tfm;
@@ -257,7 +268,11 @@ static int cmd_run(size_t size, const char *sig_path, const char *cert_path,
 		timed_sha256(tfm, blob, size, digest);
 		timed_sigchk(key, digest, raw, raw_len);
 		for (i = 0; i < rounds; i++) {
+			if (hornet_too)
+				set_mode("enforce");
 			on[i] = timed_load(blob, size, sig, sig_len, excl);
+			if (hornet_too)
+				set_mode("off");
 			off[i] = timed_load(blob, size, NULL, 0, NULL);
 			sha[i] = timed_sha256(tfm, blob, size, digest);
 			chk[i] = timed_sigchk(key, digest, raw, raw_len);
@@ -296,15 +311,35 @@ report:
 	/* Each round against itself, before the medians sort the arrays. */
 	for (i = 0; i < rounds; i++)
 		pair[i] = (on[i] - off[i]) / (sha[i] + chk[i]);
+	bench_median_ci(pair, rounds, &lo, &hi);
 	m_pair = bench_median(pair, rounds);
 	m_on = bench_median(on, rounds);
 	m_off = bench_median(off, rounds);
 	m_sha = bench_median(sha, rounds);
 	m_chk = bench_median(chk, rounds);
-	/* bench_median() sorted pair[]: its ends are the spread. */
-	printf("%8zu %6d %11.1f %11.1f %11.1f %11.1f %11.1f %6.2f %6.2f %6.2f\n",
+	if (hornet_too)
+		printf("hornet73 ");
+	printf("%8zu %6d %11.1f %11.1f %11.1f %11.1f %11.1f %6.3f %6.3f %6.3f\n",
 	       size, rounds, m_on, m_off, m_on - m_off, m_sha, m_chk, m_pair,
-	       pair[0], pair[rounds - 1]);
+	       lo, hi);
+	free(blob);
+	return 0;
+}
+
+static int cmd_loads(size_t size, const char *sig_path, int n, bool excl)
+{
+	static uint8_t sig[65536];
+	uint8_t *blob = make_blob(size), digest[SHA256_DIGEST_BYTES];
+	long sig_len = sig_file_read(sig_path, sig, sizeof(sig));
+	int i;
+
+	if (sig_len <= 0) {
+		errno = sig_len < 0 ? -sig_len : EINVAL;
+		die(sig_path);
+	}
+	sha256_digest(prog_insns, sizeof(prog_insns), digest);
+	for (i = 0; i < n; i++)
+		timed_load(blob, size, sig, sig_len, excl ? digest : NULL);
 	free(blob);
 	return 0;
 }
@@ -380,7 +415,18 @@ int main(int argc, char **argv)
 		}
 		return cmd_first(argv[2], n);
 	}
-	if (argc == 7 && (!strcmp(argv[1], "run") || !strcmp(argv[1], "run73"))) {
+	if (argc == 5 && (!strcmp(argv[1], "loads") || !strcmp(argv[1], "loads73"))) {
+		int n = atoi(argv[4]);
+
+		if (n < 1 || n > 1000000) {
+			fprintf(stderr, "hornet_verify_bench: bad count '%s'\n", argv[4]);
+			return 2;
+		}
+		return cmd_loads(parse_size(argv[2]), argv[3], n,
+				 !strcmp(argv[1], "loads73"));
+	}
+	if (argc == 7 && (!strcmp(argv[1], "run") || !strcmp(argv[1], "run73") ||
+			  !strcmp(argv[1], "run73h"))) {
 		int rounds = atoi(argv[6]);
 
 		if (rounds < 1 || rounds > MAX_ROUNDS) {
@@ -388,23 +434,25 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		return cmd_run(parse_size(argv[2]), argv[3], argv[4], argv[5],
-			       rounds, !strcmp(argv[1], "run73"));
+			       rounds, strcmp(argv[1], "run"),
+			       !strcmp(argv[1], "run73h"));
 	}
 	if (argc == 2 && !strcmp(argv[1], "header73")) {
 		printf("%8s %6s %11s %11s %11s %11s %11s %6s %6s %6s\n", "blob", "rounds",
 		       "signed_us", "unsign_us", "core_us", "sha256_us",
-		       "sigchk_us", "ratio", "min", "max");
+		       "sigchk_us", "ratio", "ci_lo", "ci_hi");
 		return 0;
 	}
 	if (argc == 2 && !strcmp(argv[1], "header")) {
 		printf("%8s %6s %11s %11s %11s %11s %11s %6s %6s %6s\n", "blob", "rounds",
 		       "enforce_us", "off_us", "hornet_us", "sha256_us",
-		       "sigchk_us", "ratio", "min", "max");
+		       "sigchk_us", "ratio", "ci_lo", "ci_hi");
 		return 0;
 	}
 	fprintf(stderr, "usage: hornet_verify_bench payload SIZE OUT [SEED]\n"
+			"       hornet_verify_bench loads|loads73 SIZE P7S N\n"
 			"       hornet_verify_bench first DIR N\n"
-			"       hornet_verify_bench run|run73 SIZE P7S CERT RAWSIG ROUNDS\n"
+			"       hornet_verify_bench run|run73|run73h SIZE P7S CERT RAWSIG ROUNDS\n"
 			"       hornet_verify_bench header|header73\n");
 	return 2;
 }

@@ -9,8 +9,9 @@
  *	by 7.3's bpftool (gen skeleton -L -S), and the same of the same BPF
  *	object made into an unsigned light skeleton (gen skeleton -L, named
  *	nicdiag_u), ROUNDS times each, alternating which goes first; print
- *	the medians, the ratio of the medians and the median of the ratios
- *	of each round's pair, in nicdiag_load_bench's columns
+ *	the medians, the ratio of the medians, the median of the ratios of
+ *	each round's pair and its 95% bootstrap interval, in
+ *	nicdiag_load_bench's columns
  *
  * Both skeletons are built against 7.3's libbpf, whose signed loader
  * makes its data map exclusive to the loader. There is no mode to switch
@@ -73,7 +74,6 @@ static double timed_unsigned(void)
 int main(int argc, char **argv)
 {
 	static double on[MAX_ROUNDS], off[MAX_ROUNDS], pair[MAX_ROUNDS];
-	double m_on, m_off;
 	int i, rounds = argc == 2 ? atoi(argv[1]) : 0;
 
 	if (rounds < 1 || rounds > MAX_ROUNDS) {
@@ -93,9 +93,6 @@ int main(int argc, char **argv)
 		}
 		pair[i] = on[i] / off[i];
 	}
-	m_on = bench_median(on, rounds);
-	m_off = bench_median(off, rounds);
-	printf("%-12s %6d %11.1f %11.1f %11.3f %11.3f\n", "nicdiag", rounds, m_on, m_off,
-	       m_on / m_off, bench_median(pair, rounds));
+	bench_pair_row("nicdiag", rounds, on, off, pair);
 	return 0;
 }

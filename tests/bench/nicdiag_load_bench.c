@@ -6,8 +6,8 @@
  *   nicdiag_load_bench ROUNDS
  *	time NAME__open_and_load() + NAME__destroy() ROUNDS times with Hornet
  *	in enforce mode and ROUNDS times with it off, alternating, and print
- *	the medians, the ratio of the medians and the median of the ratios
- *	of each round's pair; fail unless Hornet's verified counter grew by
+ *	the medians, the ratio of the medians, the median of the ratios of
+ *	each round's pair and its 95% bootstrap interval; fail unless Hornet's verified counter grew by
  *	exactly the number of enforce-mode loads (each was verified). Each
  *	enforce-mode load is measured too: Hornet measures every decision
  *	into IMA, whatever IMA's policy says, and after the first load IMA
@@ -21,6 +21,10 @@
  *	untimed, then time NAME__destroy() until no BPF program and no map
  *	is left in the system (the guest runs nothing else); print the row
  *	"cleanup" in the columns above
+ *
+ *   nicdiag_load_bench --loads ROUNDS
+ *	ROUNDS open_and_load() + destroy() in the mode Hornet is in, untimed:
+ *	the path tests/bench/breakdown traces
  *
  *   nicdiag_load_bench --mode-writes ROUNDS
  *	what one new IMA entry costs, its synchronous TPM extend included
@@ -202,10 +206,7 @@ static int cleanup_main(int rounds)
 		pair[i] = on[i] / off[i];
 	}
 	set_mode("audit");
-	printf("%-12s %6d %11.1f %11.1f %11.3f %11.3f\n", "cleanup", rounds,
-	       bench_median(on, rounds), bench_median(off, rounds),
-	       bench_median(on, rounds) / bench_median(off, rounds),
-	       bench_median(pair, rounds));
+	bench_pair_row("cleanup", rounds, on, off, pair);
 	return 0;
 }
 
@@ -263,16 +264,16 @@ static int mode_writes_main(int rounds)
 int main(int argc, char **argv)
 {
 	static double on[MAX_ROUNDS], off[MAX_ROUNDS], pair[MAX_ROUNDS];
-	double m_on, m_off;
 	long long before;
 	int i, rounds;
 
 	bool writes = argc == 3 && !strcmp(argv[1], "--mode-writes");
 	bool cleanup = argc == 3 && !strcmp(argv[1], "--cleanup");
+	bool loads = argc == 3 && !strcmp(argv[1], "--loads");
 
-	rounds = argc == 2 || writes || cleanup ? atoi(argv[argc - 1]) : 0;
+	rounds = argc == 2 || writes || cleanup || loads ? atoi(argv[argc - 1]) : 0;
 	if (rounds < 1 || rounds > MAX_ROUNDS) {
-		fprintf(stderr, "usage: nicdiag_load_bench [--mode-writes|--cleanup] ROUNDS (1 to %d)\n",
+		fprintf(stderr, "usage: nicdiag_load_bench [--mode-writes|--cleanup|--loads] ROUNDS (1 to %d)\n",
 			MAX_ROUNDS);
 		return 2;
 	}
@@ -280,6 +281,10 @@ int main(int argc, char **argv)
 		return mode_writes_main(rounds);
 	if (cleanup)
 		return cleanup_main(rounds);
+	for (i = 0; loads && i < rounds; i++)
+		timed_load_and_destroy();
+	if (loads)
+		return 0;
 	before = verified_now();
 	/* One untimed load in each mode, to warm caches and the key lookup. */
 	set_mode("enforce");
@@ -303,10 +308,6 @@ int main(int argc, char **argv)
 	}
 	set_mode("audit");
 	expect_all_verified(before);
-	m_on = bench_median(on, rounds);
-	m_off = bench_median(off, rounds);
-	printf("%-12s %6d %11.1f %11.1f %11.3f %11.3f\n",
-	       SKEL_STR(BENCH_LSKEL_NAME), rounds, m_on, m_off, m_on / m_off,
-	       bench_median(pair, rounds));
+	bench_pair_row(SKEL_STR(BENCH_LSKEL_NAME), rounds, on, off, pair);
 	return 0;
 }
