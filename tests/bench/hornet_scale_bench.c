@@ -50,6 +50,7 @@
 
 #include "bench.h"
 #include "blob_map.h"
+#include "insn_emit.h"
 #include "signed_blob.h"
 
 #define BATCH		100
@@ -57,12 +58,8 @@
 #define BLOB_SIZE	32
 #define PROGRAMS_FILE	"/sys/kernel/security/hornet/programs"
 
-#define INSN(c, d, s, o, i) \
-	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
-			    .off = (o), .imm = (i) })
-
 static struct bpf_insn scaler[64];
-static unsigned int scaler_cnt;
+static struct insn_prog scale_prog = { scaler, 0, 64 };
 static uint8_t scaler_blob[BLOB_SIZE];
 
 /* A loader of the "loaders" kind: r0 = 0; exit, over the scaler's blob. */
@@ -79,8 +76,7 @@ static void die(const char *what)
 
 static unsigned int emit(struct bpf_insn insn)
 {
-	scaler[scaler_cnt] = insn;
-	return scaler_cnt++;
+	return insn_emit(&scale_prog, insn);
 }
 
 /* The most children one run loads: the bound the verifier walks the loop to. */
@@ -99,13 +95,11 @@ static void build_scaler(void)
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 	unsigned int loop, done[2], fail, end;
-	uint32_t name[2];
 
 	memset(scaler_blob, 0, sizeof(scaler_blob));
 	memcpy(scaler_blob, child, sizeof(child));
 	memcpy(scaler_blob + sizeof(child), "GPL", 4);
-	memcpy(name, "h_kid\0\0\0", 8);
-	scaler_cnt = 0;
+	scale_prog.cnt = 0;
 
 	emit(INSN(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_9, BPF_REG_1, 0, 0));
 	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_8, 0, 0, 0));
@@ -114,22 +108,8 @@ static void build_scaler(void)
 	loop = emit(INSN(BPF_JMP | BPF_JGE | BPF_X, BPF_REG_8, BPF_REG_9, 0, 0));
 	done[0] = loop;
 	done[1] = emit(INSN(BPF_JMP | BPF_JGE | BPF_K, BPF_REG_8, 0, 0, RUN_MAX));
-	for (int off = -128; off < 0; off += 8)
-		emit(INSN(BPF_ST | BPF_MEM | BPF_DW, BPF_REG_10, 0, off, 0));
 	/* prog_load(socket filter, the blob's two insns, "GPL", "h_kid") */
-	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -128, BPF_PROG_TYPE_SOCKET_FILTER));
-	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -124, 2));
-	emit(INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_7, -120, 0));
-	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_7, 0, 0));
-	emit(INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, sizeof(child)));
-	emit(INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_2, -112, 0));
-	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -80, (int32_t)name[0]));
-	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -76, (int32_t)name[1]));
-	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, BPF_PROG_LOAD));
-	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0));
-	emit(INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -128));
-	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_3, 0, 0, 128));
-	emit(INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_sys_bpf));
+	insn_emit_child_load(&scale_prog, 2, sizeof(child), "h_kid\0\0\0", 0);
 	fail = emit(INSN(BPF_JMP | BPF_JSLT | BPF_K, BPF_REG_0, 0, 0, 0));
 	emit(INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_8, 0, 0, 1));
 	end = emit(INSN(BPF_JMP | BPF_JA, 0, 0, 0, 0));
@@ -137,7 +117,7 @@ static void build_scaler(void)
 	end = emit(INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_0, 0, 0, 0));
 	for (int i = 0; i < 2; i++)
 		scaler[done[i]].off = (int16_t)(end - done[i] - 1);
-	scaler[fail].off = (int16_t)(scaler_cnt - fail - 1);
+	scaler[fail].off = (int16_t)(scale_prog.cnt - fail - 1);
 	emit(INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
 }
 
@@ -151,7 +131,7 @@ static long sig_len;
 static int load_signed(bool small, double *us)
 {
 	const struct bpf_insn *insns = small ? single : scaler;
-	unsigned int cnt = small ? sizeof(single) / sizeof(single[0]) : scaler_cnt;
+	unsigned int cnt = small ? sizeof(single) / sizeof(single[0]) : scale_prog.cnt;
 	union bpf_attr attr;
 	double t0;
 	int fd, map_fd;
@@ -381,7 +361,7 @@ int main(int argc, char **argv)
 		FILE *f = fopen(argv[2], "wb");
 
 		build_scaler();
-		cnt = small ? sizeof(single) / sizeof(single[0]) : scaler_cnt;
+		cnt = small ? sizeof(single) / sizeof(single[0]) : scale_prog.cnt;
 		if (!f || fwrite(insns, sizeof(*insns), cnt, f) != cnt ||
 		    fwrite(scaler_blob, BLOB_SIZE, 1, f) != 1 || fclose(f))
 			die(argv[2]);

@@ -135,6 +135,7 @@
 #include <sys/syscall.h>
 
 #include "blob_map.h"
+#include "insn_emit.h"
 #include "sha256.h"
 #include "signed_blob.h"
 #include "../btf_walk.h"
@@ -974,35 +975,13 @@ static int cmd_excl(void)
 
 /* --- spawn --------------------------------------------------------------- */
 
-#define INSN(c, d, s, o, i) \
-	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
-			    .off = (o), .imm = (i) })
-
 static struct bpf_insn spawner[128];
-static unsigned int spawner_cnt;
+static struct insn_prog spawn_prog = { spawner, 0, 128 };
 static uint8_t spawn_blob[BLOB_SIZE];
 
 static unsigned int emit(struct bpf_insn insn)
 {
-	spawner[spawner_cnt] = insn;
-	return spawner_cnt++;
-}
-
-/* Zero the stack's 128 bytes below the frame pointer, the attr. */
-static void emit_zero_attr(void)
-{
-	for (int off = -128; off < 0; off += 8)
-		emit(INSN(BPF_ST | BPF_MEM | BPF_DW, BPF_REG_10, 0, off, 0));
-}
-
-/* bpf_sys_bpf(CMD, fp - 128, 128) */
-static void emit_sys_bpf(int cmd)
-{
-	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_1, 0, 0, cmd));
-	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0));
-	emit(INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -128));
-	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_K, BPF_REG_3, 0, 0, 128));
-	emit(INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_sys_bpf));
+	return insn_emit(&spawn_prog, insn);
 }
 
 /* The spawner's context: which map its child gets, and whether it freezes it. */
@@ -1031,23 +1010,21 @@ static void build_spawner(void)
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
 	unsigned int fail[2], skip, end;
-	uint32_t name[2];
 
 	memcpy(spawn_blob, child, sizeof(child));
 	memcpy(spawn_blob + sizeof(child), "GPL", 4);
-	memcpy(name, "h_child\0", 8);
 
-	spawner_cnt = 0;
+	spawn_prog.cnt = 0;
 	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_6, BPF_REG_1, 0, 0));
 	emit(INSN(BPF_LD | BPF_DW | BPF_IMM, BPF_REG_7, BPF_PSEUDO_MAP_IDX_VALUE, 0, 0));
 	emit(INSN(0, 0, 0, 0, 0));
 	/* map_create(array, key 4, value 8, one entry) */
-	emit_zero_attr();
+	insn_emit_zero_attr(&spawn_prog);
 	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -128, BPF_MAP_TYPE_ARRAY));
 	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -124, 4));
 	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -120, 8));
 	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -116, 1));
-	emit_sys_bpf(BPF_MAP_CREATE);
+	insn_emit_sys_bpf(&spawn_prog, BPF_MAP_CREATE);
 	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_8, BPF_REG_0, 0, 0));
 	fail[0] = emit(INSN(BPF_JMP | BPF_JSLT | BPF_K, BPF_REG_8, 0, 0, 0));
 	/* r9: the child's map, the context's fd or the new map's */
@@ -1061,27 +1038,15 @@ static void build_spawner(void)
 	emit(INSN(BPF_LDX | BPF_MEM | BPF_W, BPF_REG_1, BPF_REG_6, 4, 0));
 	emit(INSN(BPF_ALU64 | BPF_AND | BPF_K, BPF_REG_1, 0, 0, SPAWN_FREEZE));
 	skip = emit(INSN(BPF_JMP | BPF_JEQ | BPF_K, BPF_REG_1, 0, 0, 0));
-	emit_zero_attr();
+	insn_emit_zero_attr(&spawn_prog);
 	emit(INSN(BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, BPF_REG_9, -128, 0));
-	emit_sys_bpf(BPF_MAP_FREEZE);
+	insn_emit_sys_bpf(&spawn_prog, BPF_MAP_FREEZE);
 	fail[1] = emit(INSN(BPF_JMP | BPF_JSLT | BPF_K, BPF_REG_0, 0, 0, 0));
-	spawner[skip].off = spawner_cnt - skip - 1;
+	spawner[skip].off = spawn_prog.cnt - skip - 1;
 	/* fd_array[0], at fp - 136 */
 	emit(INSN(BPF_STX | BPF_MEM | BPF_W, BPF_REG_10, BPF_REG_9, -136, 0));
 	/* prog_load(socket filter, the blob's four insns, "GPL", fd_array) */
-	emit_zero_attr();
-	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -128, BPF_PROG_TYPE_SOCKET_FILTER));
-	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -124, 4));
-	emit(INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_7, -120, 0));
-	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_7, 0, 0));
-	emit(INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, sizeof(child)));
-	emit(INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_2, -112, 0));
-	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -80, (int32_t)name[0]));
-	emit(INSN(BPF_ST | BPF_MEM | BPF_W, BPF_REG_10, 0, -76, (int32_t)name[1]));
-	emit(INSN(BPF_ALU64 | BPF_MOV | BPF_X, BPF_REG_2, BPF_REG_10, 0, 0));
-	emit(INSN(BPF_ALU64 | BPF_ADD | BPF_K, BPF_REG_2, 0, 0, -136));
-	emit(INSN(BPF_STX | BPF_MEM | BPF_DW, BPF_REG_10, BPF_REG_2, -8, 0));
-	emit_sys_bpf(BPF_PROG_LOAD);
+	insn_emit_child_load(&spawn_prog, 4, sizeof(child), "h_child\0", -136);
 	end = emit(INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0));
 	for (int i = 0; i < 2; i++)
 		spawner[fail[i]].off = end - fail[i] - 1;
@@ -1098,7 +1063,7 @@ static int cmd_spawn(const char *sig_path, int32_t keyring,
 
 	build_spawner();
 	sig_len = read_sig(sig_path, sig, sizeof(sig));
-	blob_fd = signed_blob_create("spawn_blob", spawner, spawner_cnt, spawn_blob,
+	blob_fd = signed_blob_create("spawn_blob", spawner, spawn_prog.cnt, spawn_blob,
 				     BLOB_SIZE, true);
 	foreign_fd = blob_map_create("spawn_foreign", blob, 8, false);
 	if (blob_fd < 0 || foreign_fd < 0) {
@@ -1119,7 +1084,7 @@ static int cmd_spawn(const char *sig_path, int32_t keyring,
 		ctx.flags |= SPAWN_FREEZE;
 
 	load_keyring = keyring;
-	loader_fd = load("h_spawner", spawner, spawner_cnt, &blob_fd, 1, sig,
+	loader_fd = load("h_spawner", spawner, spawn_prog.cnt, &blob_fd, 1, sig,
 			 sig_len);
 	report("loader", loader_fd);
 	if (loader_fd < 0)
@@ -1161,7 +1126,7 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "payload-spawner")) {
 		build_spawner();
-		write_file(argv[2], spawner, spawner_cnt * sizeof(*spawner),
+		write_file(argv[2], spawner, spawn_prog.cnt * sizeof(*spawner),
 			   spawn_blob, BLOB_SIZE);
 		return 0;
 	}
