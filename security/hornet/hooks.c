@@ -11,6 +11,7 @@
  */
 
 #include <linux/bpf.h>
+#include <linux/filter.h>
 #include <linux/lsm_hooks.h>
 #include <linux/slab.h>
 
@@ -131,9 +132,10 @@ int hornet_bpf_prog_load(struct bpf_prog *prog, union bpf_attr *attr,
 
 	/*
 	 * Certain to be refused, by Hornet (spare the verifier) or, in any
-	 * mode, by the core: decide and record it now.
+	 * mode, by the core: decide and record it now, with the tag that
+	 * bpftool would show (left zero if it cannot be computed).
 	 */
-	hornet_audit_tag(prog);
+	bpf_prog_calc_tag(prog);
 	res.verdict = hp->early;
 	res.err = core_err ?: hornet_early_errno(hp->early);
 	res.core_refused = core_err != 0;
@@ -650,7 +652,6 @@ void hornet_bpf_prog_free(struct bpf_prog *prog)
 
 #ifdef CONFIG_SECURITY_HORNET_KUNIT_TEST
 #include <kunit/test.h>
-#include <linux/filter.h>
 
 /**
  * hornet_test_decide_child - decide on a loader's child that verified

@@ -381,7 +381,6 @@ void hornet_check_signed(struct bpf_prog *prog,
 			 struct hornet_result *res);
 void hornet_payload_digest(const struct kvec *vec, unsigned int nvec,
 			   u8 *digest);
-void hornet_audit_tag(struct bpf_prog *prog);
 int hornet_core_refused(const struct bpf_prog *prog, struct hornet_result *res);
 
 /* seal.c */

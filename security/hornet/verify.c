@@ -22,7 +22,6 @@
  */
 
 #include <crypto/pkcs7.h>
-#include <crypto/sha1.h>
 #include <crypto/sha2.h>
 #include <keys/asymmetric-type.h>
 #include <keys/system_keyring.h>
@@ -31,13 +30,11 @@
 #include <linux/bpf_verifier.h>
 #include <linux/cred.h>
 #include <linux/err.h>
-#include <linux/filter.h>
 #include <linux/key.h>
 #include <linux/key-type.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uio.h>
-#include <linux/unaligned.h>
 #include <linux/verification.h>
 
 #include "hornet.h"
@@ -170,83 +167,6 @@ void hornet_payload_digest(const struct kvec *vec, unsigned int nvec,
 }
 
 /**
- * hornet_tag_insn - whether an instruction's imm is left out of the tag
- * @insn: the instruction
- * @in_ld_map: true for the second half of a map-loading BPF_LD_IMM64;
- *	       updated for the next instruction
- *
- * A map fd (or the map index it is turned into) says nothing stable about
- * the program, so both halves of the instruction that loads a map hash as
- * if their imm were 0.
- *
- * Return: true if @insn's imm hashes as 0.
- */
-static bool hornet_tag_insn(const struct bpf_insn *insn, bool *in_ld_map)
-{
-	if (!*in_ld_map && insn->code == (BPF_LD | BPF_IMM | BPF_DW) &&
-	    (insn->src_reg == BPF_PSEUDO_MAP_FD ||
-	     insn->src_reg == BPF_PSEUDO_MAP_VALUE)) {
-		*in_ld_map = true;
-		return true;
-	}
-	if (*in_ld_map && !insn->code && !insn->dst_reg && !insn->src_reg &&
-	    !insn->off) {
-		*in_ld_map = false;
-		return true;
-	}
-	*in_ld_map = false;
-	return false;
-}
-
-/**
- * hornet_audit_tag - compute a program's tag before the verifier does
- * @prog: the program, with its instructions copied in; its tag is set
- *
- * The tag is the first BPF_TAG_SIZE bytes of the SHA-1 of the
- * instructions, map loads hashed without their imm, the same value that
- * the verifier computes later and bpftool shows. A load that Hornet
- * refuses before the verifier runs is recorded with it, so Hornet computes
- * it here, a block at a time on the stack instead of hashing a vmalloc()ed
- * copy. Every other record uses the tag the verifier computed.
- */
-void hornet_audit_tag(struct bpf_prog *prog)
-{
-	u32 digest[SHA1_DIGEST_WORDS], ws[SHA1_WORKSPACE_WORDS];
-	u8 block[SHA1_BLOCK_SIZE];
-	bool in_ld_map = false;
-	size_t fill = 0;
-	u32 i;
-
-	sha1_init(digest);
-	for (i = 0; i < prog->len; i++) {
-		struct bpf_insn insn = prog->insnsi[i];
-
-		if (hornet_tag_insn(&insn, &in_ld_map))
-			insn.imm = 0;
-		memcpy(block + fill, &insn, sizeof(insn));
-		fill += sizeof(insn);
-		if (fill == SHA1_BLOCK_SIZE) {
-			sha1_transform(digest, block, ws);
-			fill = 0;
-		}
-	}
-	/* SHA-1 padding: 0x80, zeros, then the length in bits. */
-	block[fill++] = 0x80;
-	if (fill > SHA1_BLOCK_SIZE - sizeof(__be64)) {
-		memset(block + fill, 0, SHA1_BLOCK_SIZE - fill);
-		sha1_transform(digest, block, ws);
-		fill = 0;
-	}
-	memset(block + fill, 0, SHA1_BLOCK_SIZE - sizeof(__be64) - fill);
-	put_unaligned_be64((u64)prog->len * sizeof(struct bpf_insn) * 8,
-			   block + SHA1_BLOCK_SIZE - sizeof(__be64));
-	sha1_transform(digest, block, ws);
-	for (i = 0; i < BPF_TAG_SIZE / sizeof(u32); i++)
-		put_unaligned_be32(digest[i], prog->tag + i * sizeof(u32));
-	memzero_explicit(ws, sizeof(ws));
-}
-
-/**
  * hornet_check_signed - verify a signed load against the maps it was bound
  * @prog: the program, after the verifier, before it has an id
  * @pending: the signature and the instructions, from the start of the load
@@ -317,54 +237,8 @@ static void hornet_test_classify(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, hornet_classify(-ENOMEM), HORNET_ERROR);
 }
 
-/**
- * hornet_test_tag_matches_verifier - the audit tag is the verifier's tag
- * @test: the KUnit context
- *
- * For programs of 1 to 20 instructions (across the SHA-1 padding
- * boundaries), with map loads of both kinds among them, the tag of
- * hornet_audit_tag() must be the tag of bpf_prog_calc_tag().
- */
-static void hornet_test_tag_matches_verifier(struct kunit *test)
-{
-	const struct bpf_insn ld_map[2] = {
-		{ .code = BPF_LD | BPF_IMM | BPF_DW, .dst_reg = BPF_REG_1,
-		  .src_reg = BPF_PSEUDO_MAP_FD, .imm = 7 },
-		{ .imm = 0x1234 },
-	};
-	const struct bpf_insn mov = {
-		.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0,
-		.imm = 0x5a5a,
-	};
-	u8 want[BPF_TAG_SIZE];
-	u32 len, i;
-
-	for (len = 1; len <= 20; len++) {
-		struct bpf_prog *prog = bpf_prog_alloc(bpf_prog_size(len), 0);
-
-		KUNIT_ASSERT_NOT_ERR_OR_NULL(test, prog);
-		prog->len = len;
-		for (i = 0; i < len; i++)
-			prog->insnsi[i] = mov;
-		for (i = 1; i + 1 < len; i += 5) {
-			prog->insnsi[i] = ld_map[0];
-			prog->insnsi[i].src_reg = i % 2 ? BPF_PSEUDO_MAP_FD :
-							  BPF_PSEUDO_MAP_VALUE;
-			prog->insnsi[i + 1] = ld_map[1];
-		}
-		KUNIT_ASSERT_EQ(test, bpf_prog_calc_tag(prog), 0);
-		memcpy(want, prog->tag, sizeof(want));
-		memset(prog->tag, 0, sizeof(prog->tag));
-		hornet_audit_tag(prog);
-		KUNIT_EXPECT_MEMEQ_MSG(test, prog->tag, want, sizeof(want),
-				       "%u instructions", len);
-		__bpf_prog_free(prog);
-	}
-}
-
 static struct kunit_case hornet_verify_test_cases[] = {
 	KUNIT_CASE(hornet_test_classify),
-	KUNIT_CASE(hornet_test_tag_matches_verifier),
 	{}
 };
 

@@ -307,20 +307,6 @@ int hornet_core_refused(const struct bpf_prog *prog, struct hornet_result *res)
 	return prog->aux->sig.err;
 }
 
-/**
- * hornet_audit_tag - compute a program's tag before the verifier does
- * @prog: the program, with its instructions copied in; its tag is set
- *
- * A load that Hornet refuses before the verifier runs is recorded with
- * the tag that bpftool would show. The core computes it early only for a
- * signed load, so Hornet asks for it here; a tag that cannot be computed
- * (out of memory) stays zero.
- */
-void hornet_audit_tag(struct bpf_prog *prog)
-{
-	bpf_prog_calc_tag(prog);
-}
-
 #ifdef CONFIG_SECURITY_HORNET_KUNIT_TEST
 #include <kunit/test.h>
 
