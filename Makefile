@@ -5,7 +5,7 @@ SHELL := /bin/bash
 ROOT := $(abspath .)
 B := $(ROOT)/build
 
-.PHONY: all deps keys kernel kernel-7.3 tests tests-7.3 check check-7.3 check-debug check-debug-7.3 demo fleet-demo bench fuzz fuzz-kernel mutants coverage clean help
+.PHONY: all deps keys kernel kernel-7.3 tests tests-7.3 check check-7.3 check-debug check-debug-7.3 demo fleet-demo bench fuzz fuzz-kernel mutants coverage packages clean help
 
 all: kernel tests
 
@@ -23,6 +23,7 @@ help:
 	@echo "make fuzz-kernel  fuzz Hornet's load path in the VM on both kernels, FUZZ_KERNEL_SECONDS each (default 600)"
 	@echo "make kernel  extract, patch, configure and build the kernel, bpftool, libbpf"
 	@echo "make kernel-7.3  fetch Debian's linux-source-7.3, build 7.3 with Hornet, its bpftool and libbpf"
+	@echo "make packages  build the hornet-tools and nicdiag Debian packages into build/packages, lintian-checked"
 	@echo "make tests   build the static test programs for the VM"
 	@echo "make keys    generate the signing keys under build/keys (never committed)"
 	@echo "make deps    install missing Debian packages (needs root)"
@@ -120,6 +121,10 @@ coverage: deps tests-7.3
 bench: tests-7.3
 	@$(MAKE) --no-print-directory -f $(ROOT)/tests/bench/bench.mk ROOT=$(ROOT)
 	@$(ROOT)/tests/bench/run
+
+# hornet-tools and nicdiag (signed by build/keys' build key) as .debs.
+packages: tests
+	@$(ROOT)/scripts/build-debs
 
 clean:
 	rm -rf $(B)

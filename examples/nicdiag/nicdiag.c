@@ -89,9 +89,9 @@ static void usage(FILE *f)
 "The BPF programs are a light skeleton, signed at build time; under\n"
 "Hornet's enforce mode an unsigned or altered copy is refused, and nicdiag\n"
 "says why (on a kernel that checks signatures itself, such as Linux 7.3,\n"
-"an altered copy is refused too). On SIGINT or SIGTERM it prints a last report, detaches and\n"
-"exits 0, leaving nothing attached. Exit status: 0 done, 1 the kernel\n"
-"refused or something failed, 2 bad usage.\n");
+"an altered copy is refused too). On SIGINT or SIGTERM it prints a last\n"
+"report, detaches and exits 0, leaving nothing attached. Exit status:\n"
+"0 done, 1 the kernel refused or something failed, 2 bad usage.\n");
 }
 
 static int misuse(const char *fmt, const char *arg)

@@ -114,6 +114,21 @@ $(VARIANTS:%=$(OUT)/nicdiag-%): $(OUT)/nicdiag-%: $(SRC)/nicdiag.c $(SRC)/nicdia
 	$(call say,CC,$(@F))
 	$(Q)$(CC) $(CFLAGS) -isystem $(OUT)/$* $(LDFLAGS) -o $@ $<
 
+# The program the nicdiag package installs (scripts/build-debs): the same
+# signed header, linked against the shared C library as Debian's policy
+# wants, with the flags the caller passes (dpkg-buildflags' hardening).
+PKG_CFLAGS ?= -O2 -g
+PKG_CPPFLAGS ?=
+PKG_LDFLAGS ?=
+PKG_OUT ?= $(OUT)/pkg
+pkg: $(PKG_OUT)/nicdiag
+$(PKG_OUT)/nicdiag: $(SRC)/nicdiag.c $(SRC)/nicdiag.h $(HDR.signed) $(MK) | $(KDEPS)
+	$(call say,CC,package/$(@F))
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -Wall -Wextra -Werror $(PKG_CPPFLAGS) $(PKG_CFLAGS) \
+		-I$(UAPI) -I$(SRC) -isystem $(LIBBPF)/include -isystem $(OUT) \
+		$(PKG_LDFLAGS) -o $@ $< -lm
+
 $(BIN)/%: $(OUT)/% | $(BIN)
 	$(Q)cp $< $@
 
@@ -144,4 +159,4 @@ $(KEYS)/%:
 	@echo "nicdiag.mk: $@ is missing; run 'make keys' first" >&2; exit 1
 
 .DELETE_ON_ERROR:
-.PHONY: all
+.PHONY: all pkg
