@@ -5,7 +5,7 @@ SHELL := /bin/bash
 ROOT := $(abspath .)
 B := $(ROOT)/build
 
-.PHONY: all deps keys kernel kernel-7.3 tests tests-7.3 check check-7.3 check-debug check-debug-7.3 demo fleet-demo bench fuzz fuzz-kernel mutants coverage packages clean help
+.PHONY: all deps keys kernel kernel-7.3 tests tests-7.3 check check-7.3 check-debug check-debug-7.3 demo fleet-demo bench fuzz fuzz-kernel mutants coverage packages kernel-package realhost clean help
 
 all: kernel tests
 
@@ -24,6 +24,8 @@ help:
 	@echo "make kernel  extract, patch, configure and build the kernel, bpftool, libbpf"
 	@echo "make kernel-7.3  fetch Debian's linux-source-7.3, build 7.3 with Hornet, its bpftool and libbpf"
 	@echo "make packages  build the hornet-tools and nicdiag Debian packages into build/packages, lintian-checked"
+	@echo "make kernel-package  the 6.12 kernel with Hornet for a real host (Kconfig.host) as a Debian package"
+	@echo "make realhost  build a Debian 12 host image from packages, boot it with OVMF, swtpm and GRUB, print what it shows (not part of check)"
 	@echo "make tests   build the static test programs for the VM"
 	@echo "make keys    generate the signing keys under build/keys (never committed)"
 	@echo "make deps    install missing Debian packages (needs root)"
@@ -125,6 +127,17 @@ bench: tests-7.3
 # hornet-tools and nicdiag (signed by build/keys' build key) as .debs.
 packages: tests
 	@$(ROOT)/scripts/build-debs
+
+# The kernel of a real host, as a Debian package, into build/packages.
+kernel-package: keys
+	@HORNET_KERNEL_VARIANT=host $(ROOT)/scripts/build-kernel
+
+# A real Debian host (tests/realhost): its disk from Debian's packages and
+# ours, booted through OVMF, swtpm and GRUB. Not part of check yet.
+realhost: packages kernel-package
+	@$(ROOT)/tests/realhost/build-image
+	@$(ROOT)/tests/realhost/run $(B)/realhost/boot
+	@cat $(B)/realhost/boot/hostcheck
 
 clean:
 	rm -rf $(B)
