@@ -41,8 +41,11 @@ CC	:= gcc
 # our -Werror.
 BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror \
 	-I$(UAPI) -I$(SRC) -isystem $(LIBBPF)/include
-CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror \
-	-I$(UAPI) -I$(SRC) -isystem $(LIBBPF)/include
+# The language and warnings, and where the headers are, shared by the
+# VM's static build and the package's build below.
+C_WARN := -std=gnu11 -Wall -Wextra -Werror
+C_INC := -I$(UAPI) -I$(SRC) -isystem $(LIBBPF)/include
+CFLAGS := $(C_WARN) -O2 -g $(C_INC)
 LDFLAGS := -static
 
 # The stamp of nicdiag.h, which sits in the program's .rodata: the
@@ -125,8 +128,7 @@ pkg: $(PKG_OUT)/nicdiag
 $(PKG_OUT)/nicdiag: $(SRC)/nicdiag.c $(SRC)/nicdiag.h $(HDR.signed) $(MK) | $(KDEPS)
 	$(call say,CC,package/$(@F))
 	@mkdir -p $(@D)
-	$(Q)$(CC) -std=gnu11 -Wall -Wextra -Werror $(PKG_CPPFLAGS) $(PKG_CFLAGS) \
-		-I$(UAPI) -I$(SRC) -isystem $(LIBBPF)/include -isystem $(OUT) \
+	$(Q)$(CC) $(C_WARN) $(PKG_CPPFLAGS) $(PKG_CFLAGS) $(C_INC) -isystem $(OUT) \
 		$(PKG_LDFLAGS) -o $@ $< -lm
 
 $(BIN)/%: $(OUT)/% | $(BIN)

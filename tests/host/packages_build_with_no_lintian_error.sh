@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 out=$tmp/out
-v=$(sed -n '1s/^hornet (\([^)]*\)).*/\1/p' "$ROOT/packaging/changelog")
+v=$(dpkg-parsechangelog -l "$ROOT/packaging/changelog" -S Version)
 
 run_rc rc env HORNET_PACKAGES_OUT="$out" "$ROOT/scripts/build-debs" >"$tmp/log" 2>&1
 [ "$rc" = 0 ] || { sed 's/^/  | /' "$tmp/log" >&2; fail "build-debs exited $rc"; }

@@ -5,7 +5,7 @@ source "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 out=$tmp/out
-v=$(sed -n '1s/^hornet (\([^)]*\)).*/\1/p' "$ROOT/packaging/changelog")
+v=$(dpkg-parsechangelog -l "$ROOT/packaging/changelog" -S Version)
 
 cp -r "$ROOT/packaging" "$tmp/packaging"
 sed -i 's/^Architecture: amd64$/Architecture: all/' "$tmp/packaging/nicdiag/control"
