@@ -26,13 +26,13 @@ for word in "hornet-attest ak" "hornet-attest quote" "hornet-attest verify" devi
 	"hornet-attest enroll-request" "hornet-attest enroll-challenge" "hornet-attest activate" \
 	"hornet-attest enroll-check" fixedTPM 0x01c00002 \
 	binary_runtime_measurements_sha256 "signer HEX" "mode off|audit|enforce" "unverified refuse|tolerate" \
-	"0 to 22 but not 10 or 16" "8 to 64 bytes" "at most 10 times" "hornet-attest: REASON"; do
+	"0 to 22 but not 16" "8 to 64 bytes" "at most 10 times" "hornet-attest: REASON"; do
 	grep -qF -- "$word" "$tmp/help" || fail "--help does not mention '$word'"
 done
 for word in "hornet-attest ak" "hornet-attest quote" "hornet-attest verify" device:/dev/tpmrm0 \
 	binary_runtime_measurements_sha256 HORNETQ1 TPM2_ActivateCredential "HORNET ENROLLED AK" \
 	"hornet-attest enroll-request" "hornet-attest enroll-challenge" "hornet-attest activate" \
-	"hornet-attest enroll-check" "0x01c00002" "0 to 22 but not 10 or 16" \
+	"hornet-attest enroll-check" "0x01c00002" "0 to 22 but not 16" \
 	"8 to 64 bytes" "at most 10 times" "hornet-attest:"; do
 	grep -qF -- "$word" "$tmp/man" || fail "the man page does not mention '$word'"
 done
@@ -84,8 +84,8 @@ misuse "'--nonce $NONCE$NONCE$NONCE$NONCE$NONCE': want 8 to 64 bytes of hex" \
 	quote --nonce "$NONCE$NONCE$NONCE$NONCE$NONCE" --out a
 misuse "'--nonce 0011223344556677x': want 8 to 64 bytes of hex" quote --nonce 0011223344556677x --out a
 misuse "'--nonce 001122334455667g': want 8 to 64 bytes of hex" quote --nonce 001122334455667g --out a
-pcr_msg="want a PCR from 0 to 22 other than 10 and 16 (locality 0 can reset 16 and 23)"
-misuse "'--pcr 10': $pcr_msg" quote --nonce "$NONCE" --out a --pcr 10
+pcr_msg="want a PCR from 0 to 22 other than 16 (locality 0 can reset 16 and 23)"
+misuse "'--pcr 16': $pcr_msg" quote --nonce "$NONCE" --out a --pcr 16
 misuse "'--pcr 24': $pcr_msg" quote --nonce "$NONCE" --out a --pcr 24
 misuse "'--pcr -1': $pcr_msg" quote --nonce "$NONCE" --out a --pcr -1
 misuse "'quote' does not take '--policy'" quote --nonce "$NONCE" --out a --policy p

@@ -18,7 +18,7 @@ echo "16 reset" | "$PCR_EXTEND" "$TCTI_a" || fail "the TPM did not reset PCR 16 
 run_rc rc "$PCR_EXTEND" "$TCTI_a" <<<"8 reset" 2>"$tmp/err"
 expect_eq "reset PCR 8: exit status" "$rc" 1
 
-msg="want a PCR from 0 to 22 other than 10 and 16 (locality 0 can reset 16 and 23)"
+msg="want a PCR from 0 to 22 other than 16 (locality 0 can reset 16 and 23)"
 for pcr in 16 23; do
 	run_rc rc "$HA" quote --tcti "$TCTI_a" --nonce "$NONCE" --ima-list "$tmp/a.list" \
 		--out "$tmp/q$pcr" --pcr "$pcr" >"$tmp/out" 2>"$tmp/err"

@@ -140,7 +140,8 @@ static void usage(FILE *f)
 "  --nonce HEX      the verifier's fresh nonce, 8 to 64 bytes in hex\n"
 "  --ima-list PATH  IMA's binary list, SHA-256 bank (default\n"
 "                   " HA_DEFAULT_IMA_LIST ")\n"
-"  --pcr N          Hornet's PCR, 0 to 22 but not 10 or 16 (default 8)\n"
+"  --pcr N          Hornet's PCR, 0 to 22 but not 16 (default 8); 10 is\n"
+"                   IMA's, which Hornet may share\n"
 "  --ak AK.pem      the host's enrolled attestation key, as enroll-check\n"
 "                   wrote it\n"
 "  --policy POLICY  lines 'signer HEX' (a key id) and 'signer-key HEX' (the\n"
@@ -206,8 +207,12 @@ static int parse_pcr(const char *s, unsigned *pcr)
 		return -1;
 	errno = 0;
 	v = strtol(s, &end, 10);
-	/* Locality 0 can reset PCRs 16 and 23: a host could replay a clean list. */
-	if (errno || *end || v < 0 || v > 23 || v == HA_IMA_PCR || v == 16 || v == 23)
+	/*
+	 * Locality 0 can reset PCRs 16 and 23: a host could replay a clean
+	 * list. IMA's PCR may be Hornet's too (a host that boots through
+	 * GRUB, shim and systemd leaves no other register free).
+	 */
+	if (errno || *end || v < 0 || v > 23 || v == 16 || v == 23)
 		return -1;
 	*pcr = (unsigned)v;
 	return 0;
@@ -278,8 +283,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_PCR:
 			if (parse_pcr(optarg, &a->pcr))
-				return misuse("'--pcr %s': want a PCR from 0 to 22 other than %d and 16 (locality 0 can reset 16 and 23)",
-					      optarg, HA_IMA_PCR);
+				return misuse("'--pcr %s': want a PCR from 0 to 22 other than 16 (locality 0 can reset 16 and 23)",
+					      optarg);
 			break;
 		case OPT_HELP:
 			usage(stdout);
@@ -631,8 +636,11 @@ static int cmd_quote(const struct args *a)
 	else
 		rc = EXIT_OK;
 	free(out.p);
-	if (rc == EXIT_OK)
-		printf(PROG ": wrote the quote of PCRs %u and %d to %s\n", a->pcr, HA_IMA_PCR, a->out);
+	if (rc == EXIT_OK && a->pcr == HA_IMA_PCR)
+		printf(PROG ": wrote the quote of PCR %d to %s\n", HA_IMA_PCR, a->out);
+	else if (rc == EXIT_OK)
+		printf(PROG ": wrote the quote of PCRs %u and %d to %s\n", a->pcr, HA_IMA_PCR,
+		       a->out);
 out:
 	free(before.p);
 	free(after.p);

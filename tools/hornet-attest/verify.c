@@ -270,7 +270,7 @@ static int check_list(const unsigned char *list, size_t list_len, const TPMS_ATT
 		      struct report *rep)
 {
 	char shown[64];
-	bool elsewhere;
+	bool elsewhere, ours;
 	const TPMS_PCR_SELECTION *sel = &att->attested.quote.pcrSelect.pcrSelections[0];
 	const TPM2B_DIGEST *want = &att->attested.quote.pcrDigest;
 	unsigned char pcrs[MAX_PCRS][HA_SHA256_LEN], digest[HA_SHA256_LEN];
@@ -303,7 +303,17 @@ static int check_list(const unsigned char *list, size_t list_len, const TPMS_ATT
 		 */
 		elsewhere = ent.pcr != hornet_pcr && !ent.violation && rep->n == before &&
 			    hornet_event(&ent, shown, sizeof(shown));
-		if (ent.pcr == hornet_pcr || elsewhere) {
+		/*
+		 * Hornet's PCR is all Hornet's, unless it is IMA's: there,
+		 * Hornet's records are the entries that carry a Hornet event
+		 * name (found as above, whatever the template is called), and
+		 * the rest are IMA's own measurements and violations.
+		 */
+		ours = ent.pcr == hornet_pcr &&
+		       (hornet_pcr != HA_IMA_PCR ||
+			(!ent.violation && rep->n == before &&
+			 hornet_event(&ent, shown, sizeof(shown))));
+		if (ours || elsewhere) {
 			if (*nhornet == cap) {
 				cap = cap ? 2 * cap : 64;
 				grown = realloc(*hornet, cap * sizeof(**hornet));
