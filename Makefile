@@ -64,7 +64,7 @@ tests-7.3: kernel-7.3 tests
 
 # Both kernels: a test that needs 7.3 fails, rather than being skipped,
 # when its kernel is missing.
-check: tests-7.3
+check: tests-7.3 packages kernel-package
 	@HORNET_CHECK_73=required $(ROOT)/tests/run
 
 # Only the tests that boot Linux 7.3 or need what its build makes: every
@@ -133,7 +133,8 @@ kernel-package: keys
 	@HORNET_KERNEL_VARIANT=host $(ROOT)/scripts/build-kernel
 
 # A real Debian host (tests/realhost): its disk from Debian's packages and
-# ours, booted through OVMF, swtpm and GRUB. Not part of check yet.
+# ours, booted through OVMF, swtpm and GRUB, and what it shows. make check
+# boots it too, and tests/host/realhost_*.sh judge what it shows.
 realhost: packages kernel-package
 	@$(ROOT)/tests/realhost/build-image
 	@$(ROOT)/tests/realhost/run $(B)/realhost/boot
