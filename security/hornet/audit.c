@@ -40,38 +40,28 @@ void hornet_audit_decision(const struct bpf_prog *prog,
 			   enum hornet_mode mode, bool allowed)
 {
 	const char *keyring = hornet_keyring_name(res->keyring_id);
-	char comm[TASK_COMM_LEN];
 	struct audit_buffer *ab;
 
 	ab = audit_log_start(audit_context(), GFP_KERNEL, AUDIT_HORNET_DECISION);
 	if (!ab)
 		return;
-	/*
-	 * One audit_log_format() between each pair of strings the caller
-	 * chose: the record is made on every load.
-	 */
 	audit_log_format(ab, "op=prog_load prog_name=");
 	audit_log_untrustedstring(ab, prog->aux->name);
+	audit_log_format(ab, " prog_tag=%*phN verdict=%s", BPF_TAG_SIZE,
+			 prog->tag, hornet_verdict_name(res->verdict));
 	if (res->origin == HORNET_FROM_LOADER)
-		audit_log_format(ab, " prog_tag=%*phN verdict=%s loader_id=%u signer=",
-				 BPF_TAG_SIZE, prog->tag,
-				 hornet_verdict_name(res->verdict),
-				 res->loader_id);
-	else
-		audit_log_format(ab, " prog_tag=%*phN verdict=%s signer=",
-				 BPF_TAG_SIZE, prog->tag,
-				 hornet_verdict_name(res->verdict));
+		audit_log_format(ab, " loader_id=%u", res->loader_id);
+	audit_log_format(ab, " signer=");
 	if (res->signer[0])
 		audit_log_untrustedstring(ab, res->signer);
-	if (keyring)
-		audit_log_format(ab, "%s keyring=%s mode=%s pid=%d comm=",
-				 res->signer[0] ? "" : "?", keyring,
-				 hornet_mode_name(mode), task_tgid_nr(current));
 	else
-		audit_log_format(ab, "%s keyring=%d mode=%s pid=%d comm=",
-				 res->signer[0] ? "" : "?", res->keyring_id,
-				 hornet_mode_name(mode), task_tgid_nr(current));
-	audit_log_untrustedstring(ab, get_task_comm(comm, current));
+		audit_log_format(ab, "?");
+	if (keyring)
+		audit_log_format(ab, " keyring=%s", keyring);
+	else
+		audit_log_format(ab, " keyring=%d", res->keyring_id);
+	audit_log_format(ab, " mode=%s", hornet_mode_name(mode));
+	hornet_audit_task(ab);
 	audit_log_format(ab, " res=%d errno=%d", allowed, res->err);
 	audit_log_end(ab);
 }
