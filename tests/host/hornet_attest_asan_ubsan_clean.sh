@@ -130,7 +130,27 @@ printf 'signer ab\nmode enforce\nmode audit\n' >"$tmp/p2"
 san 2 "$HA" verify --ak "$tmp/a.ak.pem" --nonce "$NONCE" --policy "$tmp/p2" "$tmp/bundle"
 san 2 "$HA" verify --ak "$tmp/policy" --nonce "$NONCE" --policy "$tmp/policy" "$tmp/bundle"
 san 2 "$HA" verify --ak "$tmp/a.ak.pem" --nonce 00 --policy "$tmp/policy" "$tmp/bundle"
-san 2 "$HA" quote --out x --nonce "$NONCE" --pcr 10
+san 2 "$HA" verify --ak "$tmp/a.ak.pem" --nonce "$NONCE" --policy "$tmp/policy" \
+	--event-log "$tmp/bundle" "$tmp/bundle"
+san 1 "$HA" quote --tcti "$TCTI_a" --out "$tmp/q-el" --nonce "$NONCE" --pcr 10 \
+	--event-log "$tmp/no-such-log"
+# An event-log section that ends inside its header, and one cut inside an
+# event.
+for cut in 20 100; do
+	python3 - "$tmp/bundle" "$tmp/b-el$cut" "$cut" <<'PY'
+import struct, sys
+src, dst, cut = sys.argv[1], sys.argv[2], int(sys.argv[3])
+spec = (b'Spec ID Event03\0' + struct.pack('<IBBBBI', 0, 0, 2, 0, 2, 1) +
+        struct.pack('<HH', 0x000b, 32) + b'\0')
+log = struct.pack('<II', 0, 3) + bytes(20) + struct.pack('<I', len(spec)) + spec
+log += struct.pack('<III', 9, 13, 1) + struct.pack('<H', 0x000b) + bytes(32) + struct.pack('<I', 4) + b'abc\0'
+log = log[:cut]
+data = open(src, 'rb').read()
+open(dst, 'wb').write(data + struct.pack('<II', 6, len(log)) + log)
+PY
+	san 1 "$HA" verify --ak "$tmp/a.ak.pem" --nonce "$NONCE" --policy "$tmp/policy" "$tmp/b-el$cut"
+	grep -q "^hornet-attest: malformed event log: " "$tmp/out" || fail "no malformed event log reason: $(cat "$tmp/out")"
+done
 san 2 "$HA" bogus
 san 0 "$HA" --help
 san 1 "$HA" ak --tcti "$TCTI_a" --out /dev/null

@@ -68,7 +68,10 @@ enum ha_section {
 	HA_SEC_ATTEST = 3,
 	HA_SEC_SIGNATURE = 4,
 	HA_SEC_AK_PUBLIC = 5,
-	HA_SEC_COUNT = 5
+	HA_SEC_REQUIRED = 5,
+	/* Optional: the firmware's TCG event log (quote --event-log). */
+	HA_SEC_EVENT_LOG = 6,
+	HA_SEC_COUNT = 6
 };
 
 struct ha_bundle {
@@ -118,6 +121,27 @@ int ha_ima_buf_digest_ok(const struct ha_ima_entry *ent);
 void ha_ima_field(const struct ha_ima_entry *ent, size_t i, const unsigned char **p, size_t *len);
 /* Extends @pcr with @ent as the kernel extended the TPM's PCR. */
 void ha_ima_extend(unsigned char pcr[HA_SHA256_LEN], const struct ha_ima_entry *ent);
+
+/* --- eventlog.c --- */
+struct ha_tcg_event {
+	size_t idx;			/* 1-based, after the header */
+	uint32_t pcr, type;
+	bool extends;			/* not EV_NO_ACTION */
+	const unsigned char *sha256;	/* HA_SHA256_LEN bytes */
+	const unsigned char *data;
+	size_t data_len;
+};
+
+struct ha_tcg_cursor {
+	const unsigned char *p;
+	size_t len, off, idx, nalgs;
+	uint16_t alg[16], alg_size[16];
+};
+
+int ha_tcg_start(struct ha_tcg_cursor *c, const unsigned char *p, size_t len, struct ha_err *e);
+int ha_tcg_next(struct ha_tcg_cursor *c, struct ha_tcg_event *ev, struct ha_err *e);
+bool ha_tcg_start_value(const struct ha_tcg_event *ev, unsigned char pcr[HA_SHA256_LEN]);
+void ha_tcg_extend(unsigned char pcr[HA_SHA256_LEN], const struct ha_tcg_event *ev);
 
 /* --- records.c --- */
 #define HA_SKID_MAX 64
@@ -169,6 +193,12 @@ struct ha_policy {
 	unsigned keyrings;		/* enum ha_keyring bits; builtin,secondary */
 	bool require_lock;
 	bool route_ima_policy;		/* version 1 state records pass */
+	/* kernel and boot-file lines: what PCR 9 may hold. */
+	struct ha_boot_file {
+		char sha256[65];	/* lowercase */
+		bool kernel;
+	} *boot_files;
+	size_t nboot_files, nkernels;
 };
 
 int ha_policy_load(const char *path, struct ha_policy *p, struct ha_err *e);
@@ -225,6 +255,9 @@ int ha_make_credential(EVP_PKEY *ek, const TPMT_PUBLIC *ak, const unsigned char 
 /* --- tpm.c --- */
 #define HA_DEFAULT_TCTI "device:/dev/tpmrm0"
 #define HA_DEFAULT_IMA_LIST "/sys/kernel/security/ima/binary_runtime_measurements_sha256"
+#define HA_DEFAULT_EVENT_LOG "/sys/kernel/security/tpm0/binary_bios_measurements"
+/* PCRs 0 to 9: the firmware's, and the boot loader's (8, 9). */
+#define HA_BOOT_PCRS 10
 
 struct ha_tpm;
 struct ha_tpm *ha_tpm_open(const char *tcti, struct ha_err *e);
@@ -236,9 +269,11 @@ int ha_tpm_read_ek_cert(struct ha_tpm *t, struct ha_buf *out, struct ha_err *e);
 /* Creates the AK and the EK (template L-1) and runs TPM2_ActivateCredential. */
 int ha_tpm_activate(struct ha_tpm *t, const TPM2B_ID_OBJECT *blob,
 		    const TPM2B_ENCRYPTED_SECRET *enc, TPM2B_DIGEST *secret, struct ha_err *e);
-/* Quotes sha256 PCRs @pcr and 10 with the AK; @attest and @sig are marshalled. */
+/* Quotes sha256 PCRs @pcr and 10, and 0 to 9 when @boot, with the AK;
+ * @attest and @sig are marshalled. */
 int ha_tpm_quote(struct ha_tpm *t, const unsigned char *nonce, size_t nonce_len,
-		 unsigned pcr, struct ha_buf *attest, struct ha_buf *sig, struct ha_err *e);
+		 unsigned pcr, bool boot, struct ha_buf *attest, struct ha_buf *sig,
+		 struct ha_err *e);
 
 /* --- verify.c --- */
 #define HA_IMA_PCR 10

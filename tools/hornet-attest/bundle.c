@@ -5,16 +5,20 @@
  *   "HORNETQ1"              8 bytes
  *   u32 version             1
  *   then five sections, each u32 type, u32 length, length bytes, in this
- *   order and nothing after them:
+ *   order, then optionally a sixth, and nothing after them:
  *     1 nonce               the verifier's nonce (8..64 bytes)
  *     2 ima-list            IMA's binary list, SHA-256 bank, as read
  *     3 attest              TPMS_ATTEST as the TPM marshalled it (the signed bytes)
  *     4 signature           TPMT_SIGNATURE, marshalled (TPM byte order)
  *     5 ak-public           TPM2B_PUBLIC of the AK, marshalled (TPM byte order)
+ *     6 event-log           the firmware's TCG event log, as read (only when
+ *                           quote was given --event-log)
  *
  * The header's and the sections' integers are little endian; what is inside
  * the TPM sections is big endian, as the TPM defines it. The reader is
  * strict: one version, every section once, in order, no trailing bytes.
+ * A verifier from before the sixth section refuses a bundle that has it
+ * (trailing data): it could not judge the boot.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +34,7 @@ static const char *const section_names[HA_SEC_COUNT + 1] = {
 	[HA_SEC_ATTEST] = "attest",
 	[HA_SEC_SIGNATURE] = "signature",
 	[HA_SEC_AK_PUBLIC] = "ak-public",
+	[HA_SEC_EVENT_LOG] = "event-log",
 };
 
 static uint32_t get_le32(const unsigned char *p)
@@ -61,6 +66,9 @@ int ha_bundle_parse(const unsigned char *p, size_t len, struct ha_bundle *b, str
 	if (version != BUNDLE_VERSION)
 		return ha_fail(e, "version %u is not supported", version);
 	for (want = 1; want <= HA_SEC_COUNT; want++) {
+		if (want > HA_SEC_REQUIRED &&
+		    (off == len || len - off < 8 || get_le32(p + off) != want))
+			break;
 		if (len - off < 8)
 			return ha_fail(e, "section %s missing at byte %zu",
 				       section_names[want], off);
@@ -88,6 +96,8 @@ int ha_bundle_build(const struct ha_bundle *b, struct ha_buf *out, struct ha_err
 	unsigned i;
 
 	for (i = 1; i <= HA_SEC_COUNT; i++) {
+		if (i > HA_SEC_REQUIRED && !b->sec[i])
+			continue;
 		if (b->sec_len[i] > UINT32_MAX)
 			return ha_fail(e, "section %s is too large", section_names[i]);
 		len += 8 + b->sec_len[i];
@@ -99,6 +109,8 @@ int ha_bundle_build(const struct ha_bundle *b, struct ha_buf *out, struct ha_err
 	put_le32(out->p + 8, BUNDLE_VERSION);
 	off = 12;
 	for (i = 1; i <= HA_SEC_COUNT; i++) {
+		if (i > HA_SEC_REQUIRED && !b->sec[i])
+			continue;
 		put_le32(out->p + off, i);
 		put_le32(out->p + off + 4, (uint32_t)b->sec_len[i]);
 		off += 8;

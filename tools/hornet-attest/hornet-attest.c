@@ -29,7 +29,7 @@ enum exit_code { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 enum opt {
 	OPT_OUT = 256, OPT_TCTI, OPT_NONCE, OPT_IMA_LIST, OPT_PCR, OPT_AK,
 	OPT_POLICY, OPT_EK_CA, OPT_EK_CERT, OPT_AK_PUBLIC, OPT_SECRET,
-	OPT_CHALLENGE, OPT_HELP, OPT_VERSION, OPT_END
+	OPT_CHALLENGE, OPT_EVENT_LOG, OPT_HELP, OPT_VERSION, OPT_END
 };
 
 static const struct option long_options[] = {
@@ -45,6 +45,7 @@ static const struct option long_options[] = {
 	{ "ak-public", required_argument, NULL, OPT_AK_PUBLIC },
 	{ "secret", required_argument, NULL, OPT_SECRET },
 	{ "challenge", required_argument, NULL, OPT_CHALLENGE },
+	{ "event-log", required_argument, NULL, OPT_EVENT_LOG },
 	{ "help", no_argument, NULL, OPT_HELP },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 }
@@ -52,8 +53,8 @@ static const struct option long_options[] = {
 
 #define MAX_CMD_OPTS 6
 
-/* Which options each command takes; all but --tcti, --ima-list and --pcr
- * are required. @file names the command's one argument, if it has one. */
+/* Which options each command takes; all but --tcti, --ima-list, --pcr and
+ * --event-log are required. @file names the command's one argument, if it has one. */
 static const struct {
 	const char *name;
 	int opts[MAX_CMD_OPTS];
@@ -65,7 +66,7 @@ static const struct {
 	{ "activate", { OPT_CHALLENGE, OPT_OUT, OPT_TCTI }, NULL },
 	{ "enroll-check", { OPT_EK_CA, OPT_EK_CERT, OPT_AK_PUBLIC, OPT_SECRET, OPT_OUT },
 	  "a RESPONSE file" },
-	{ "quote", { OPT_NONCE, OPT_OUT, OPT_TCTI, OPT_IMA_LIST, OPT_PCR }, NULL },
+	{ "quote", { OPT_NONCE, OPT_OUT, OPT_TCTI, OPT_IMA_LIST, OPT_PCR, OPT_EVENT_LOG }, NULL },
 	{ "verify", { OPT_AK, OPT_NONCE, OPT_POLICY, OPT_PCR }, "a bundle FILE" },
 };
 
@@ -73,7 +74,7 @@ struct args {
 	const char *command;
 	unsigned seen[OPT_END];
 	const char *out, *tcti, *ima_list, *ak, *policy, *file;
-	const char *ek_ca, *ek_cert, *ak_public, *secret, *challenge;
+	const char *ek_ca, *ek_cert, *ak_public, *secret, *challenge, *event_log;
 	unsigned char nonce[HA_NONCE_MAX];
 	size_t nonce_len;
 	unsigned pcr;
@@ -90,7 +91,7 @@ static void usage(FILE *f)
 "       " PROG " enroll-check --ek-ca CA.pem --ek-cert EK.der --ak-public AK.pub\n"
 "                     --secret SECRET --out AK.pem RESPONSE\n"
 "       " PROG " quote --nonce HEX --out FILE [--tcti CONF] [--ima-list PATH]\n"
-"                     [--pcr N]\n"
+"                     [--pcr N] [--event-log PATH]\n"
 "       " PROG " verify --ak AK.pem --nonce HEX --policy POLICY [--pcr N] FILE\n"
 "\n"
 "Attest which signed BPF loaders Hornet admitted on a host: the kernel measures\n"
@@ -119,7 +120,8 @@ static void usage(FILE *f)
 "           for verify only when RESPONSE is the challenge's secret\n"
 "  quote    read IMA's list, quote sha256 PCRs N and 10 over the nonce with\n"
 "           the attestation key, read the list again (and start over if it\n"
-"           grew, at most 10 times), and write one bundle to FILE\n"
+"           grew, at most 10 times), and write one bundle to FILE; with\n"
+"           --event-log, PCRs 0 to 9 too, and the firmware's event log\n"
 "  verify   check a bundle against the enrolled key, the nonce and the\n"
 "           policy; print nothing when all holds, else one line\n"
 "           '" PROG ": REASON' per failed check on stdout\n"
@@ -142,6 +144,8 @@ static void usage(FILE *f)
 "                   " HA_DEFAULT_IMA_LIST ")\n"
 "  --pcr N          Hornet's PCR, 0 to 22 but not 16 (default 8); 10 is\n"
 "                   IMA's, which Hornet may share\n"
+"  --event-log PATH the firmware's TCG event log (crypto-agile), such as\n"
+"                   " HA_DEFAULT_EVENT_LOG "\n"
 "  --ak AK.pem      the host's enrolled attestation key, as enroll-check\n"
 "                   wrote it\n"
 "  --policy POLICY  lines 'signer HEX' (a key id) and 'signer-key HEX' (the\n"
@@ -151,7 +155,10 @@ static void usage(FILE *f)
 "                   'keyrings K,...' (default builtin,secondary) and\n"
 "                   'lock require|any' (default any), 'route\n"
 "                   kernel|ima-policy' (default kernel: every state record\n"
-"                   names Hornet's PCR, version 2); '#' starts a comment\n"
+"                   names Hornet's PCR, version 2), 'kernel HEX' (the\n"
+"                   SHA-256 of a kernel image the boot may read; needs the\n"
+"                   event log) and 'boot-file HEX' (another file it may\n"
+"                   read); '#' starts a comment\n"
 "  -h, --help       show this help and exit\n"
 "  --version        show the version and exit\n"
 "\n"
@@ -273,6 +280,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 		case OPT_CHALLENGE:
 			a->challenge = optarg;
 			break;
+		case OPT_EVENT_LOG:
+			a->event_log = optarg;
+			break;
 		case OPT_NONCE:
 			len = strlen(optarg);
 			if (len % 2 || len < 2 * HA_NONCE_MIN || len > 2 * HA_NONCE_MAX ||
@@ -313,7 +323,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 	/* The options every command needs, in the order of its synopsis. */
 	for (i = 0; i < MAX_CMD_OPTS && commands[c].opts[i]; i++) {
 		opt = commands[c].opts[i];
-		if (opt != OPT_TCTI && opt != OPT_IMA_LIST && opt != OPT_PCR && !a->seen[opt])
+		if (opt != OPT_TCTI && opt != OPT_IMA_LIST && opt != OPT_PCR &&
+		    opt != OPT_EVENT_LOG && !a->seen[opt])
 			return misuse("'%s' needs '--%s'", a->command, option_name(opt));
 	}
 	if (commands[c].file) {
@@ -578,6 +589,7 @@ out:
 static int cmd_quote(const struct args *a)
 {
 	struct ha_buf before = { 0 }, after = { 0 }, attest = { 0 }, sig = { 0 }, out;
+	struct ha_buf evlog = { 0 };
 	uint8_t akpub[sizeof(TPM2B_PUBLIC)];
 	struct ha_bundle b = { 0 };
 	size_t akpub_len = 0;
@@ -597,6 +609,11 @@ static int cmd_quote(const struct args *a)
 		failure("cannot marshal the attestation key");
 		goto out;
 	}
+	/* The firmware's log is complete once the kernel has booted. */
+	if (a->event_log && ha_read_file(a->event_log, HA_BUNDLE_MAX / 4, &evlog, &e)) {
+		failure("%s", e.msg);
+		goto out;
+	}
 	/* IMA may append while we quote: the list must be the quoted one. */
 	for (tries = 0; tries < QUOTE_TRIES; tries++) {
 		free(before.p);
@@ -605,7 +622,8 @@ static int cmd_quote(const struct args *a)
 		free(sig.p);
 		before.p = after.p = attest.p = sig.p = NULL;
 		if (ha_read_file(a->ima_list, HA_BUNDLE_MAX / 2, &before, &e) ||
-		    ha_tpm_quote(t, a->nonce, a->nonce_len, a->pcr, &attest, &sig, &e) ||
+		    ha_tpm_quote(t, a->nonce, a->nonce_len, a->pcr, !!a->event_log, &attest,
+				 &sig, &e) ||
 		    ha_read_file(a->ima_list, HA_BUNDLE_MAX / 2, &after, &e)) {
 			failure("%s", e.msg);
 			goto out;
@@ -627,6 +645,10 @@ static int cmd_quote(const struct args *a)
 	b.sec_len[HA_SEC_SIGNATURE] = sig.len;
 	b.sec[HA_SEC_AK_PUBLIC] = akpub;
 	b.sec_len[HA_SEC_AK_PUBLIC] = akpub_len;
+	if (a->event_log) {
+		b.sec[HA_SEC_EVENT_LOG] = evlog.p ? evlog.p : akpub;
+		b.sec_len[HA_SEC_EVENT_LOG] = evlog.len;
+	}
 	if (ha_bundle_build(&b, &out, &e)) {
 		failure("%s", e.msg);
 		goto out;
@@ -636,12 +658,19 @@ static int cmd_quote(const struct args *a)
 	else
 		rc = EXIT_OK;
 	free(out.p);
-	if (rc == EXIT_OK && a->pcr == HA_IMA_PCR)
+	if (rc == EXIT_OK && a->event_log && a->pcr <= HA_IMA_PCR)
+		printf(PROG ": wrote the quote of PCRs 0 to %d and the event log to %s\n",
+		       HA_IMA_PCR, a->out);
+	else if (rc == EXIT_OK && a->event_log)
+		printf(PROG ": wrote the quote of PCRs 0 to %d and %u and the event log to %s\n",
+		       HA_IMA_PCR, a->pcr, a->out);
+	else if (rc == EXIT_OK && a->pcr == HA_IMA_PCR)
 		printf(PROG ": wrote the quote of PCR %d to %s\n", HA_IMA_PCR, a->out);
 	else if (rc == EXIT_OK)
 		printf(PROG ": wrote the quote of PCRs %u and %d to %s\n", a->pcr, HA_IMA_PCR,
 		       a->out);
 out:
+	free(evlog.p);
 	free(before.p);
 	free(after.p);
 	free(attest.p);

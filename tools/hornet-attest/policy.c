@@ -22,6 +22,15 @@
  *                               2); ima-policy: version 1 records, routed
  *                               by IMA's policy, pass too (once; default
  *                               kernel)
+ *   kernel HEX                  the SHA-256 of a kernel image the fleet
+ *                               built, as the boot loader measured it into
+ *                               PCR 9; with one, the bundle must carry the
+ *                               boot's event log, and the boot must have
+ *                               read one of them
+ *   boot-file HEX               the SHA-256 of another file the boot loader
+ *                               may read (an initrd); with kernel lines,
+ *                               every file PCR 9 holds must be one of
+ *                               these or a kernel
  *
  * Every mistake is reported with its line number.
  */
@@ -127,6 +136,16 @@ static int directive(struct ha_policy *p, char *line, const char *path, unsigned
 		if (strcmp(arg, "kernel") && strcmp(arg, "ima-policy"))
 			return ha_fail(e, "%s:%u: route '%s': want kernel or ima-policy", path, lineno, arg);
 		p->route_ima_policy = !strcmp(arg, "ima-policy");
+	} else if (!strcmp(kw, "kernel") || !strcmp(kw, "boot-file")) {
+		if (strlen(arg) != 64 || !lower_hex(arg))
+			return ha_fail(e, "%s:%u: %s '%s' is not a SHA-256 in hex", path, lineno, kw, arg);
+		ns = realloc(p->boot_files, (p->nboot_files + 1) * sizeof(*p->boot_files));
+		if (!ns)
+			return ha_fail(e, "out of memory");
+		p->boot_files = ns;
+		strcpy(p->boot_files[p->nboot_files].sha256, arg);
+		p->boot_files[p->nboot_files++].kernel = !strcmp(kw, "kernel");
+		p->nkernels += !strcmp(kw, "kernel");
 	} else {
 		return ha_fail(e, "%s:%u: unknown keyword '%s'", path, lineno, kw);
 	}
@@ -175,6 +194,8 @@ int ha_policy_load(const char *path, struct ha_policy *p, struct ha_err *e)
 		rc = ha_fail(e, "%s: no 'signer' or 'signer-key' line", path);
 	if (!rc && !p->mode[0])
 		rc = ha_fail(e, "%s: no 'mode' line", path);
+	if (!rc && p->nboot_files && !p->nkernels)
+		rc = ha_fail(e, "%s: 'boot-file' lines without a 'kernel' line", path);
 	if (rc)
 		ha_policy_free(p);
 	return rc;
@@ -188,6 +209,10 @@ void ha_policy_free(struct ha_policy *p)
 	free(p->signer_keys);
 	p->signer_keys = NULL;
 	p->nsigner_keys = 0;
+	free(p->boot_files);
+	p->boot_files = NULL;
+	p->nboot_files = 0;
+	p->nkernels = 0;
 }
 
 bool ha_policy_accepts_signer(const struct ha_policy *p, const char *skid, const char *spki)

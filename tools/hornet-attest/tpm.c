@@ -94,8 +94,10 @@ int ha_tpm_create_ak(struct ha_tpm *t, TPM2B_PUBLIC *pub, struct ha_err *e)
 }
 
 int ha_tpm_quote(struct ha_tpm *t, const unsigned char *nonce, size_t nonce_len,
-		 unsigned pcr, struct ha_buf *attest, struct ha_buf *sig, struct ha_err *e)
+		 unsigned pcr, bool boot, struct ha_buf *attest, struct ha_buf *sig,
+		 struct ha_err *e)
 {
+	unsigned i;
 	TPMT_SIG_SCHEME scheme = { .scheme = TPM2_ALG_NULL };	/* the key's own */
 	TPML_PCR_SELECTION sel = { 0 };
 	TPM2B_DATA qualifying = { 0 };
@@ -114,6 +116,9 @@ int ha_tpm_quote(struct ha_tpm *t, const unsigned char *nonce, size_t nonce_len,
 	sel.pcrSelections[0].sizeofSelect = 3;
 	sel.pcrSelections[0].pcrSelect[pcr / 8] |= (BYTE)(1u << (pcr % 8));
 	sel.pcrSelections[0].pcrSelect[HA_IMA_PCR / 8] |= (BYTE)(1u << (HA_IMA_PCR % 8));
+	/* The boot chain's PCRs, which the firmware's event log replays. */
+	for (i = 0; boot && i < HA_BOOT_PCRS; i++)
+		sel.pcrSelections[0].pcrSelect[i / 8] |= (BYTE)(1u << (i % 8));
 	rc = Esys_Quote(t->esys, t->ak, ESYS_TR_PASSWORD, ESYS_TR_NONE, ESYS_TR_NONE,
 			&qualifying, &scheme, &sel, &quoted, &signature);
 	if (rc)

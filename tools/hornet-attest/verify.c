@@ -266,8 +266,8 @@ static bool hornet_event(const struct ha_ima_entry *ent, char *shown, size_t siz
  * entries only.
  */
 static int check_list(const unsigned char *list, size_t list_len, const TPMS_ATTEST *att,
-		      unsigned hornet_pcr, size_t *quoted, struct entry_at **hornet, size_t *nhornet,
-		      struct report *rep)
+		      unsigned hornet_pcr, unsigned char start[][HA_SHA256_LEN], size_t *quoted,
+		      struct entry_at **hornet, size_t *nhornet, struct report *rep)
 {
 	char shown[64];
 	bool elsewhere, ours;
@@ -285,7 +285,7 @@ static int check_list(const unsigned char *list, size_t list_len, const TPMS_ATT
 
 	*nhornet = 0;
 	*hornet = NULL;
-	memset(pcrs, 0, sizeof(pcrs));
+	memcpy(pcrs, start, sizeof(pcrs));
 	if (want->size == HA_SHA256_LEN && !pcr_digest(sel, pcrs, digest) &&
 	    !memcmp(want->buffer, digest, HA_SHA256_LEN)) {
 		*quoted = 0;
@@ -351,6 +351,111 @@ static int check_list(const unsigned char *list, size_t list_len, const TPMS_ATT
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Check 6, first part: the firmware's event log, when the bundle has one,
+ * gives the values PCRs 0 to 9 (and any other it names) reached before
+ * IMA's list begins. IMA's list alone extends PCR 10 and Hornet's PCR: an
+ * event of the log in either fails the host, as the two logs could not be
+ * ordered. Whether the log is true shows when the replay of both meets
+ * the quote.
+ */
+static int replay_boot(const struct ha_bundle *b, unsigned hornet_pcr,
+		       unsigned char pcrs[][HA_SHA256_LEN], struct report *rep)
+{
+	const unsigned char *log = b->sec[HA_SEC_EVENT_LOG];
+	struct ha_tcg_cursor c;
+	struct ha_tcg_event ev;
+	bool pcr0_extended = false;
+	struct ha_err e;
+	int r;
+
+	memset(pcrs, 0, MAX_PCRS * HA_SHA256_LEN);
+	if (!log)
+		return 0;
+	if (ha_tcg_start(&c, log, b->sec_len[HA_SEC_EVENT_LOG], &e)) {
+		reason(rep, "malformed %s", e.msg);
+		return -1;
+	}
+	while ((r = ha_tcg_next(&c, &ev, &e)) > 0) {
+		if (!ev.extends) {
+			if (ha_tcg_start_value(&ev, pcrs[0]) && pcr0_extended) {
+				reason(rep, "event log entry %zu: the TPM's start locality after PCR 0 was extended",
+				       ev.idx);
+				return -1;
+			}
+			continue;
+		}
+		if (ev.pcr == HA_IMA_PCR || ev.pcr == hornet_pcr) {
+			reason(rep, "event log entry %zu extends PCR %u, which only the measurement list may extend%s",
+			       ev.idx, ev.pcr, ev.pcr == hornet_pcr && ev.pcr != HA_IMA_PCR ?
+			       " (Hornet's; a host that boots through GRUB takes --pcr 10)" : "");
+			return -1;
+		}
+		pcr0_extended |= ev.pcr == 0;
+		ha_tcg_extend(pcrs[ev.pcr], &ev);
+	}
+	if (r < 0) {
+		reason(rep, "malformed %s", e.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* The boot loader's measurements of the files it read. */
+#define BOOT_FILES_PCR 9
+
+/*
+ * Check 8: with kernel lines in the policy, the boot read a kernel the
+ * policy names, and nothing else the policy does not name. Every event
+ * that extended PCR 9 (the files the boot loader read, and what the
+ * kernel's EFI stub measures there) counts by its digest; the event data,
+ * which no digest covers, only names it in the reason. Called once the
+ * quote has proved the log.
+ */
+static void check_boot(const struct ha_bundle *b, const TPMS_ATTEST *att,
+		       const struct ha_policy *pol, struct report *rep)
+{
+	const TPMS_PCR_SELECTION *sel = &att->attested.quote.pcrSelect.pcrSelections[0];
+	char hex[2 * HA_SHA256_LEN + 1], name[64], data[64];
+	struct ha_tcg_cursor c;
+	struct ha_tcg_event ev;
+	size_t i, kernels = 0;
+	struct ha_err e;
+
+	if (!pol->nkernels)
+		return;
+	if (!b->sec[HA_SEC_EVENT_LOG]) {
+		reason(rep, "the policy names kernels, and the bundle has no event log (quote --event-log)");
+		return;
+	}
+	if (!selected(sel, BOOT_FILES_PCR)) {
+		reason(rep, "quote does not cover sha256 PCR %d, where the boot loader measures the kernel",
+		       BOOT_FILES_PCR);
+		return;
+	}
+	if (ha_tcg_start(&c, b->sec[HA_SEC_EVENT_LOG], b->sec_len[HA_SEC_EVENT_LOG], &e))
+		return;
+	while (ha_tcg_next(&c, &ev, &e) > 0) {
+		if (!ev.extends || ev.pcr != BOOT_FILES_PCR)
+			continue;
+		for (i = 0; i < HA_SHA256_LEN; i++)
+			snprintf(hex + 2 * i, 3, "%02x", ev.sha256[i]);
+		for (i = 0; i < pol->nboot_files && strcmp(pol->boot_files[i].sha256, hex); i++)
+			;
+		if (i < pol->nboot_files) {
+			kernels += pol->boot_files[i].kernel;
+			continue;
+		}
+		memset(name, 0, sizeof(name));
+		memcpy(name, ev.data, ev.data_len < sizeof(name) - 1 ? ev.data_len : sizeof(name) - 1);
+		printable(name, data, sizeof(data));
+		reason(rep, "event log entry %zu: PCR %d holds %s ('%s'), which the policy names neither as a kernel nor as a boot file",
+		       ev.idx, BOOT_FILES_PCR, hex, data);
+	}
+	if (!kernels)
+		reason(rep, "the boot read no kernel the policy names");
 }
 
 /* What the quoted records of Hornet have shown so far. */
@@ -560,6 +665,7 @@ unsigned ha_verify(const struct ha_verify_input *in, FILE *out)
 	const unsigned char *list;
 	struct entry_at *hornet = NULL;
 	size_t quoted = 0, nhornet = 0, list_len;
+	unsigned char start[MAX_PCRS][HA_SHA256_LEN];
 	struct ha_bundle b;
 	TPMS_ATTEST att;
 	struct ha_err e;
@@ -573,8 +679,13 @@ unsigned ha_verify(const struct ha_verify_input *in, FILE *out)
 		return rep.n;
 	list = b.sec[HA_SEC_IMA_LIST];
 	list_len = b.sec_len[HA_SEC_IMA_LIST];
-	if (!check_list(list, list_len, &att, in->hornet_pcr, &quoted, &hornet, &nhornet, &rep))
+	if (replay_boot(&b, in->hornet_pcr, start, &rep))
+		return rep.n;
+	if (!check_list(list, list_len, &att, in->hornet_pcr, start, &quoted, &hornet, &nhornet,
+			&rep)) {
 		check_policy(list, list_len, quoted, hornet, nhornet, in, &rep);
+		check_boot(&b, &att, in->policy, &rep);
+	}
 	free(hornet);
 	return rep.n;
 }
