@@ -3,6 +3,8 @@
 # such test judges a part of.
 # shellcheck shell=bash
 RH=$ROOT/tests/realhost
+# The TPM maker, the enrollment and the verifier of the attestation tests.
+source "$ROOT/tests/host/hornet-attest/lib.sh"
 RH_OUT=
 
 # realhost_boot [LSM]: builds the image if its inputs changed, and boots
@@ -21,8 +23,15 @@ realhost_boot() {
 	"$RH/build-image" >&2 || fail "the host image did not build"
 	key="$(cat "$ROOT/build/realhost/inputs") $(sha256sum <"$RH/run" | cut -d' ' -f1) ${HORNET_TEST_RUN:-}"
 	if [ "$(cat "$RH_OUT/key" 2>/dev/null)" != "$key" ]; then
-		rm -f "$RH_OUT/key" "$RH_OUT/status"
-		run_rc rc "$RH/run" --lsm "$lsm" "$RH_OUT" >&2
+		rm -rf "$RH_OUT"
+		mkdir -p "$RH_OUT"
+		# A TPM with an EK certificate of a local CA, as a TPM maker
+		# ships it (hornet-attest/lib.sh: $RH_OUT/tpm, $RH_OUT/ca-fleet.pem),
+		# and a fresh nonce for the quote the host sends out.
+		tmp=$RH_OUT manufacture tpm
+		od -An -N16 -tx1 /dev/urandom | tr -d ' \n' >"$RH_OUT/nonce"
+		run_rc rc "$RH/run" --lsm "$lsm" --tpm-state "$RH_OUT/tpm" \
+			--nonce "$(cat "$RH_OUT/nonce")" "$RH_OUT" >&2
 		echo "$rc" >"$RH_OUT/status"
 		echo "$key" >"$RH_OUT/key"
 	fi
