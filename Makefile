@@ -92,7 +92,7 @@ demo: tests
 # Four VMs (two on 6.12, two on 7.3), each with its own swtpm, quote what
 # Hornet measured; the verifier on this machine checks each
 # (scripts/fleet-demo).
-fleet-demo: tests-7.3
+fleet-demo: tests-7.3 packages kernel-package
 	@$(ROOT)/scripts/fleet-demo
 
 # The libFuzzer targets of the lskel header reader and of hornet-attest

@@ -17,8 +17,7 @@ command -v tpm2_eventlog >/dev/null || fail "tpm2_eventlog is missing (Debian pa
 kver=$(cat "$ROOT/build/realhost/kernel-version")
 kernel=$(dpkg-deb --fsys-tarfile "$ROOT"/build/packages/linux-image-"$kver"_*_amd64.deb |
 	tar -xO "./boot/vmlinuz-$kver" | sha256sum | cut -d' ' -f1)
-skid=$(openssl x509 -in "$ROOT/build/keys/build.crt" -noout -ext subjectKeyIdentifier |
-	sed -n '2{s/^ *//; s/://g; p}' | tr 'A-F' 'a-f')
+skid=$(build_key_id)
 other=$(printf 'a kernel the fleet never built' | sha256sum | cut -d' ' -f1)
 
 # check_host LSM: the host booted with LSM attests.

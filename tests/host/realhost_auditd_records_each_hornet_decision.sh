@@ -12,8 +12,7 @@ check_host() {
 	expect_eq "auditd.service" "$(hc_one auditd_active)" active
 	expect_eq "records auditd lost" "$(hc_one audit_lost)" 0
 	pid=$(hc_one nicdiag_pid)
-	skid=$(openssl x509 -in "$ROOT/build/keys/build.crt" -noout -ext subjectKeyIdentifier |
-		sed -n '2{s/^ *//; s/://g; p}' | tr 'A-F' 'a-f')
+	skid=$(build_key_id)
 	cn=$(openssl x509 -in "$ROOT/build/keys/build.crt" -noout -subject -nameopt multiline |
 		sed -n 's/^ *commonName *= //p')
 	# audit_log_untrustedstring() writes a value with a space in hex.

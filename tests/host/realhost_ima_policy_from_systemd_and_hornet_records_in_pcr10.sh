@@ -32,8 +32,7 @@ check_host() {
 			fail "no single load record of tag $tag with verdict=$1 allowed=$2 in: $loads"
 		printf '%s\n' "$l"
 	}
-	skid=$(openssl x509 -in "$ROOT/build/keys/build.crt" -noout -ext subjectKeyIdentifier |
-		sed -n '2{s/^ *//; s/://g; p}' | tr 'A-F' 'a-f')
+	skid=$(build_key_id)
 	expect_fields "nicdiag's load record" "$(nicdiag_load ok 1)" version=2 mode=enforce \
 		skid="$skid" keyring=builtin
 	expect_fields "the unsigned build's load record" "$(nicdiag_load unsigned 0)" \

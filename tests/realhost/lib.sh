@@ -92,3 +92,10 @@ decision() {
 	[ "$n" = 1 ] || fail "auditd has $n load decisions of pid $1, want 1: $(hc ausearch)"
 	printf '%s\n' "$lines"
 }
+
+# build_key_id: the build key's subject key id, lowercase hex, as Hornet's
+# records name it.
+build_key_id() {
+	openssl x509 -in "$ROOT/build/keys/build.crt" -noout -ext subjectKeyIdentifier |
+		sed -n '2{s/^ *//; s/://g; p}' | tr 'A-F' 'a-f'
+}
