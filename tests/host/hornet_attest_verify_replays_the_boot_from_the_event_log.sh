@@ -5,9 +5,12 @@
 # a GRUB host's kernel measures Hornet's records), and with 'kernel HEX'
 # in the policy requires that the boot read a kernel the fleet built
 # (PCR 9, where GRUB measures the files it reads) and nothing the policy
-# does not name. The control: a GRUB-like boot of kernel K passes. Then
-# each fault: another kernel, an extra file, an event the TPM never saw,
-# a log that claims a start locality, the log's event in PCR 10, a host on
+# does not name; IMA's boot_aggregate must be what the log's PCRs 0 to 9
+# give. The control: a GRUB-like boot of kernel K passes. Then each fault:
+# another kernel, an extra file, an event the TPM never saw, a log that
+# claims a start locality, the log's event in PCR 10, the named kernel
+# extended after the boot (IMA's boot_aggregate tells), a file of the boot
+# listed in IMA's list, a list without its boot_aggregate, a host on
 # --pcr 8 whose boot loader extends PCR 8, no event log, a truncated log;
 # and renaming an event (its data, which no digest covers) changes only
 # the words of a reason, never the verdict.
@@ -34,15 +37,18 @@ good_policy "$tmp/policy-nok"
 cp "$tmp/policy-nok" "$tmp/policy"
 printf 'kernel %s\n' "$K" >>"$tmp/policy"
 
-# boot_host NAME BOOT-SPEC [MKEVENTLOG OPTIONS]: host NAME with the list
-# $tmp/spec in PCR 10, whose boot extended BOOT-SPEC's events; writes
-# $tmp/NAME.evlog.
+# boot_host NAME BOOT-SPEC [MKEVENTLOG OPTIONS]: host NAME whose boot
+# extended BOOT-SPEC's events, with the list $IMA_SPEC (default
+# $tmp/spec) in PCR 10, its boot_aggregate what the kernel would compute
+# from the boot's PCRs; writes $tmp/NAME.evlog.
 boot_host() {
 	local name=$1 boot=$2 tcti_var
 	shift 2
-	host "$name" "$tmp/spec"
-	python3 "$HA_TESTS/mkeventlog.py" "$boot" "$tmp/$name.evlog" "$tmp/$name.bootext" "$@" ||
-		fail "mkeventlog.py failed"
+	python3 "$HA_TESTS/mkeventlog.py" "$boot" "$tmp/$name.evlog" "$tmp/$name.bootext" \
+		--aggregate "$tmp/$name.aggregate" "$@" || fail "mkeventlog.py failed"
+	sed "s/^ng 10 boot_aggregate$/aggregate 10 $(cat "$tmp/$name.aggregate")/" \
+		"${IMA_SPEC:-$tmp/spec}" >"$tmp/$name.spec"
+	host "$name" "$tmp/$name.spec"
 	tcti_var=TCTI_$name
 	"$PCR_EXTEND" "${!tcti_var}" <"$tmp/$name.bootext" || fail "cannot extend the boot PCRs"
 }
@@ -95,6 +101,22 @@ judge_boot 1 "hornet-attest: measurement list does not replay to the quoted PCRs
 printf 'ev 10 an event of the firmware in IMA PCR\n' | cat "$tmp/boot" - >"$tmp/boot-10"
 judge_boot 1 "hornet-attest: event log entry 10 extends PCR 10, which only the measurement list may extend" \
 	"$tmp/policy" "$tmp/boot-10"
+# Root extends PCR 9 with the named kernel after the boot (which read no
+# kernel GRUB measured: a kexec, a boot entry without GRUB) and appends the
+# event: everything replays, but IMA's boot_aggregate, taken before any
+# process ran, shows PCR 9 as the boot left it.
+grep -v '^file 9 ' "$tmp/boot" >"$tmp/boot-late"
+printf 'file 9 %s /boot/vmlinuz\n' "$K" >>"$tmp/boot-late"
+judge_boot 1 "hornet-attest: IMA's boot_aggregate does not match PCRs 0 to 9 as the event log leaves them: they were extended after the kernel started, or the log is not this boot's" \
+	"$tmp/policy" "$tmp/boot-late" --late 8
+# A file GRUB read, listed as an IMA entry in PCR 9 instead of in the log.
+printf 'ng 9 /boot/initrd.img\n' | cat "$tmp/spec" - >"$tmp/spec-9"
+IMA_SPEC=$tmp/spec-9 judge_boot 1 "hornet-attest: measurement list entry 10 is in PCR 9, which only the firmware's event log may extend" \
+	"$tmp/policy" "$tmp/boot"
+# A list whose first entry is not the boot_aggregate.
+sed '1d' "$tmp/spec" >"$tmp/spec-noagg"
+IMA_SPEC=$tmp/spec-noagg judge_boot 1 "hornet-attest: measurement list entry 1 is not IMA's boot_aggregate: nothing ties the event log to this boot" \
+	"$tmp/policy" "$tmp/boot"
 # A truncated log.
 judge_boot 1 "hornet-attest: malformed event log: event 9's data overruns the log" \
 	"$tmp/policy" "$tmp/boot" --truncate 3

@@ -266,8 +266,8 @@ static bool hornet_event(const struct ha_ima_entry *ent, char *shown, size_t siz
  * entries only.
  */
 static int check_list(const unsigned char *list, size_t list_len, const TPMS_ATTEST *att,
-		      unsigned hornet_pcr, unsigned char start[][HA_SHA256_LEN], size_t *quoted,
-		      struct entry_at **hornet, size_t *nhornet, struct report *rep)
+		      unsigned hornet_pcr, unsigned char start[][HA_SHA256_LEN], bool boot_log,
+		      size_t *quoted, struct entry_at **hornet, size_t *nhornet, struct report *rep)
 {
 	char shown[64];
 	bool elsewhere, ours;
@@ -296,6 +296,16 @@ static int check_list(const unsigned char *list, size_t list_len, const TPMS_ATT
 		if (!ent.violation && !ha_ima_digest_ok(&ent))
 			reason(rep, "measurement list entry %zu: template digest does not match its template data",
 			       ent.idx);
+		/*
+		 * With the boot's event log, the log alone accounts for the
+		 * PCRs it replays: an extend listed here instead (a file the
+		 * boot loader read, passed off as an IMA entry) would escape
+		 * check 8.
+		 */
+		if (boot_log && selected(sel, ent.pcr) && ent.pcr != HA_IMA_PCR &&
+		    ent.pcr != hornet_pcr)
+			reason(rep, "measurement list entry %zu is in PCR %u, which only the firmware's event log may extend",
+			       ent.idx, (unsigned)ent.pcr);
 		/*
 		 * A Hornet event name counts only where the template digest
 		 * covers it: not in a violation, nor in an entry whose digest
@@ -401,6 +411,50 @@ static int replay_boot(const struct ha_bundle *b, unsigned hornet_pcr,
 		return -1;
 	}
 	return 0;
+}
+
+#define BOOT_AGGREGATE "boot_aggregate"
+#define SHA256_PREFIX "sha256:"
+
+/*
+ * Check 6, last part: with the boot's event log, IMA's first entry is its
+ * boot_aggregate, which the kernel computed when IMA started, before any
+ * process ran: SHA-256 over the sha256 bank's PCRs 0 to 9. It must equal
+ * the same hash over the PCRs as the event log leaves them. So the log
+ * holds nothing that was extended after the kernel started (root can
+ * extend PCR 9 with a kernel it never booted, and append the event), and
+ * is this boot's.
+ */
+static void check_boot_aggregate(const unsigned char *list, size_t list_len,
+				 unsigned char boot[][HA_SHA256_LEN], struct report *rep)
+{
+	const size_t plen = sizeof(SHA256_PREFIX);	/* with its NUL */
+	unsigned char want[HA_SHA256_LEN];
+	struct ha_ima_cursor c;
+	struct ha_ima_entry ent;
+	const unsigned char *p;
+	struct ha_err e;
+	size_t len;
+
+	ha_ima_start(&c, list, list_len);
+	if (ha_ima_next(&c, &ent, &e) != 1 || ent.pcr != HA_IMA_PCR || ent.violation ||
+	    ent.nfields < 2) {
+		reason(rep, "measurement list entry 1 is not IMA's boot_aggregate: nothing ties the event log to this boot");
+		return;
+	}
+	ha_ima_field(&ent, 1, &p, &len);
+	if (len != sizeof(BOOT_AGGREGATE) || memcmp(p, BOOT_AGGREGATE, len)) {
+		reason(rep, "measurement list entry 1 is not IMA's boot_aggregate: nothing ties the event log to this boot");
+		return;
+	}
+	ha_ima_field(&ent, 0, &p, &len);
+	if (len != plen + HA_SHA256_LEN || memcmp(p, SHA256_PREFIX, plen)) {
+		reason(rep, "IMA's boot_aggregate is not a SHA-256 over PCRs 0 to 9: the event log cannot be tied to this boot");
+		return;
+	}
+	SHA256(boot[0], HA_BOOT_PCRS * HA_SHA256_LEN, want);
+	if (memcmp(p + plen, want, HA_SHA256_LEN))
+		reason(rep, "IMA's boot_aggregate does not match PCRs 0 to 9 as the event log leaves them: they were extended after the kernel started, or the log is not this boot's");
 }
 
 /* The boot loader's measurements of the files it read. */
@@ -681,8 +735,10 @@ unsigned ha_verify(const struct ha_verify_input *in, FILE *out)
 	list_len = b.sec_len[HA_SEC_IMA_LIST];
 	if (replay_boot(&b, in->hornet_pcr, start, &rep))
 		return rep.n;
-	if (!check_list(list, list_len, &att, in->hornet_pcr, start, &quoted, &hornet, &nhornet,
-			&rep)) {
+	if (!check_list(list, list_len, &att, in->hornet_pcr, start, !!b.sec[HA_SEC_EVENT_LOG],
+			&quoted, &hornet, &nhornet, &rep)) {
+		if (b.sec[HA_SEC_EVENT_LOG])
+			check_boot_aggregate(list, list_len, start, &rep);
 		check_policy(list, list_len, quoted, hornet, nhornet, in, &rep);
 		check_boot(&b, &att, in->policy, &rep);
 	}

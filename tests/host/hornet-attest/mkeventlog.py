@@ -5,7 +5,7 @@ endian), as Linux shows it in binary_bios_measurements, and the sha256
 PCR extends the firmware would have made for it.
 
   mkeventlog.py SPEC LOG EXTENDS [--unextended N] [--rename N:TEXT]
-                [--truncate BYTES]
+                [--truncate BYTES] [--aggregate FILE] [--late N]
 
 SPEC has one event a line, '#' comments:
   ev PCR TEXT            an EV_IPL event measuring TEXT (digest of TEXT,
@@ -18,6 +18,10 @@ SPEC has one event a line, '#' comments:
 --unextended N leaves event N (1-based, after the header) out of EXTENDS
 only; --rename N:TEXT lists event N with the data TEXT and a NUL, its
 digests unchanged; --truncate BYTES cuts BYTES off the end of LOG.
+--aggregate FILE writes to FILE, in hex, what IMA's boot_aggregate would
+be: SHA-256 over PCRs 0 to 9 as the events leave them, but for event N of
+--late N (one extended after the kernel started, which the aggregate did
+not see).
 """
 import hashlib
 import struct
@@ -69,12 +73,22 @@ def main():
         n, text = args[i + 1].split(':', 1)
         rename[int(n)] = text.encode() + b'\0'
         del args[i:i + 2]
+    aggregate = late = None
+    if '--aggregate' in args:
+        i = args.index('--aggregate')
+        aggregate = args[i + 1]
+        del args[i:i + 2]
+    if '--late' in args:
+        i = args.index('--late')
+        late = int(args[i + 1])
+        del args[i:i + 2]
     if '--truncate' in args:
         i = args.index('--truncate')
         truncate = int(args[i + 1])
         del args[i:i + 2]
     spec, out, ext = args
     log = header()
+    pcrs = [bytes(32)] * 24
     with open(ext, 'w') as x:
         n = 0
         for line in open(spec):
@@ -85,11 +99,16 @@ def main():
             pcr, etype, sha1, sha256, data = parse(line)
             if etype != EV_NO_ACTION and n != unextended:
                 x.write('%d %s\n' % (pcr, sha256.hex()))
+            if etype != EV_NO_ACTION and n != late:
+                pcrs[pcr] = hashlib.sha256(pcrs[pcr] + sha256).digest()
             log += event(pcr, etype, sha1, sha256, rename.get(n, data))
     if truncate:
         log = log[:-truncate]
     with open(out, 'wb') as f:
         f.write(log)
+    if aggregate:
+        with open(aggregate, 'w') as f:
+            f.write(hashlib.sha256(b''.join(pcrs[:10])).hexdigest())
 
 
 main()

@@ -12,6 +12,8 @@ SPEC has one entry a line, '#' comments:
   hashbuf PCR NAME TEXT  an ima-buf entry listing TEXT's digest as its
                          buffer (critical data measured with hash=true)
   ng PCR NAME            an ima-ng entry (file data digest made up)
+  aggregate PCR HEX      IMA's boot_aggregate: an ima-ng entry named
+                         boot_aggregate whose digest is SHA-256 HEX
   violation PCR NAME     an ima-ng entry listed as a violation
   violationbuf PCR NAME TEXT  an ima-buf entry listed as a violation
   nbuf PCR NAME TEXT     ima-buf's three fields with the name first
@@ -46,6 +48,9 @@ def entry(kind, pcr, name, text):
         if kind == 'nbuf':
             data = field(name.encode() + b'\0') + field(d) + field(buf)
         tname = b'ima-buf'
+    elif kind == 'aggregate':
+        data = field(b'sha256:\0' + bytes.fromhex(name)) + field(b'boot_aggregate\0')
+        tname = b'ima-ng'
     elif kind in ('ng', 'violation'):
         d = b'sha256:\0' + hashlib.sha256(name.encode()).digest()
         data = field(d) + field(name.encode() + b'\0')
