@@ -25,9 +25,7 @@ judge10() {
 	judged=$((judged + 1))
 	name=j$judged
 	host "$name" "$spec" "$@"
-	quote "$name" "$tmp/$name.bundle" --pcr 10
-	expect_verify "$want" "$out" --ak "$tmp/$name.ak.pem" --nonce "$NONCE" \
-		--policy "$tmp/policy" --pcr 10 "$tmp/$name.bundle"
+	judge_host "$name" "$want" "$out" "$tmp/policy" --pcr 10
 }
 # variant EXPECTED SPEC-SED [MKLIST OPTIONS]
 variant() {

@@ -205,9 +205,26 @@ judge_list() {
 	judged=$((judged + 1))
 	name=j$judged
 	host "$name" "$spec" "$@"
-	quote "$name" "$tmp/$name.bundle"
+	judge_host "$name" "$want" "$out" "$policy"
+}
+
+# judge_host NAME RC EXPECTED-STDOUT POLICY [OPTIONS]: host NAME quotes
+# (with OPTIONS, which verify gets too but for --event-log) and verify
+# against POLICY exits RC and prints EXPECTED-STDOUT.
+judge_host() {
+	local name=$1 want=$2 out=$3 policy=$4 vopts=() o
+	shift 4
+	quote "$name" "$tmp/$name.bundle" "$@"
+	while [ $# -gt 0 ]; do
+		o=$1
+		shift
+		case "$o" in
+		--event-log) shift ;;
+		*) vopts+=("$o") ;;
+		esac
+	done
 	expect_verify "$want" "$out" --ak "$tmp/$name.ak.pem" --nonce "$NONCE" --policy "$policy" \
-		"$tmp/$name.bundle"
+		"${vopts[@]}" "$tmp/$name.bundle"
 }
 
 # bundle_edit IN OUT SECTION PYTHON-EXPR: rewrites section SECTION (1..5)

@@ -23,6 +23,7 @@ be: SHA-256 over PCRs 0 to 9 as the events leave them, but for event N of
 --late N (one extended after the kernel started, which the aggregate did
 not see).
 """
+import argparse
 import hashlib
 import struct
 import sys
@@ -61,32 +62,22 @@ def parse(line):
 
 
 def main():
-    args = sys.argv[1:]
-    unextended = truncate = None
+    ap = argparse.ArgumentParser(add_help=False)
+    ap.add_argument('spec')
+    ap.add_argument('out')
+    ap.add_argument('ext')
+    ap.add_argument('--unextended', type=int)
+    ap.add_argument('--rename', action='append', default=[])
+    ap.add_argument('--truncate', type=int)
+    ap.add_argument('--aggregate')
+    ap.add_argument('--late', type=int)
+    a = ap.parse_args()
+    spec, out, ext = a.spec, a.out, a.ext
+    unextended, truncate, aggregate, late = a.unextended, a.truncate, a.aggregate, a.late
     rename = {}
-    if '--unextended' in args:
-        i = args.index('--unextended')
-        unextended = int(args[i + 1])
-        del args[i:i + 2]
-    while '--rename' in args:
-        i = args.index('--rename')
-        n, text = args[i + 1].split(':', 1)
+    for r in a.rename:
+        n, text = r.split(':', 1)
         rename[int(n)] = text.encode() + b'\0'
-        del args[i:i + 2]
-    aggregate = late = None
-    if '--aggregate' in args:
-        i = args.index('--aggregate')
-        aggregate = args[i + 1]
-        del args[i:i + 2]
-    if '--late' in args:
-        i = args.index('--late')
-        late = int(args[i + 1])
-        del args[i:i + 2]
-    if '--truncate' in args:
-        i = args.index('--truncate')
-        truncate = int(args[i + 1])
-        del args[i:i + 2]
-    spec, out, ext = args
     log = header()
     pcrs = [bytes(32)] * 24
     with open(ext, 'w') as x:
