@@ -25,7 +25,7 @@ help:
 	@echo "make kernel-7.3  fetch Debian's linux-source-7.3, build 7.3 with Hornet, its bpftool and libbpf"
 	@echo "make packages  build the hornet-tools and nicdiag Debian packages into build/packages, lintian-checked"
 	@echo "make kernel-package  the 6.12 kernel with Hornet for a real host (Kconfig.host) as a Debian package"
-	@echo "make realhost  build a Debian 12 host image from packages, boot it with OVMF, swtpm and GRUB, print what it shows (not part of check)"
+	@echo "make realhost  build a Debian 12 host image from packages, boot it with OVMF, swtpm and GRUB, print what it shows (check boots it too)"
 	@echo "make tests   build the static test programs for the VM"
 	@echo "make keys    generate the signing keys under build/keys (never committed)"
 	@echo "make deps    install missing Debian packages (needs root)"

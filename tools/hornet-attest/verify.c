@@ -437,12 +437,11 @@ static void check_boot_aggregate(const unsigned char *list, size_t list_len,
 	size_t len;
 
 	ha_ima_start(&c, list, list_len);
-	if (ha_ima_next(&c, &ent, &e) != 1 || ent.pcr != HA_IMA_PCR || ent.violation ||
-	    ent.nfields < 2) {
-		reason(rep, "measurement list entry 1 is not IMA's boot_aggregate: nothing ties the event log to this boot");
-		return;
-	}
-	ha_ima_field(&ent, 1, &p, &len);
+	if (ha_ima_next(&c, &ent, &e) == 1 && ent.pcr == HA_IMA_PCR && !ent.violation &&
+	    ent.nfields >= 2)
+		ha_ima_field(&ent, 1, &p, &len);
+	else
+		len = 0;
 	if (len != sizeof(BOOT_AGGREGATE) || memcmp(p, BOOT_AGGREGATE, len)) {
 		reason(rep, "measurement list entry 1 is not IMA's boot_aggregate: nothing ties the event log to this boot");
 		return;
@@ -494,8 +493,7 @@ static void check_boot(const struct ha_bundle *b, const TPMS_ATTEST *att,
 	while (ha_tcg_next(&c, &ev, &e) > 0) {
 		if (!ev.extends || ev.pcr != BOOT_FILES_PCR)
 			continue;
-		for (i = 0; i < HA_SHA256_LEN; i++)
-			snprintf(hex + 2 * i, 3, "%02x", ev.sha256[i]);
+		ha_hex(ev.sha256, HA_SHA256_LEN, hex);
 		for (i = 0; i < pol->nboot_files && strcmp(pol->boot_files[i].sha256, hex); i++)
 			;
 		if (i < pol->nboot_files) {
