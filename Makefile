@@ -20,7 +20,9 @@ help:
 	@echo "make fuzz    fuzz the lskel header reader and hornet-attest verify, FUZZ_SECONDS each (default 1800)"
 	@echo "make mutants  break each decision of tests/mutants/mutations in turn, rebuild, and show the case that catches it"
 	@echo "make coverage  build both kernels with gcov on Hornet, run make check's VM cases, write lcov reports to build/coverage/"
-	@echo "make fuzz-kernel  fuzz Hornet's load path in the VM on both kernels, FUZZ_KERNEL_SECONDS each (default 600)"
+	@echo "make fuzz-kernel  fuzz Hornet's load path in the VM on both kernels: hornet_fuzz for FUZZ_TIME"
+	@echo "             seconds each (default 600) or FUZZ_TRIES tries, trinity for TRINITY_CALLS calls"
+	@echo "             (default 100000); FUZZ_DEBUG=1 on the debug kernels"
 	@echo "make kernel  extract, patch, configure and build the kernel, bpftool, libbpf"
 	@echo "make kernel-7.3  fetch Debian's linux-source-7.3, build 7.3 with Hornet, its bpftool and libbpf"
 	@echo "make packages  build the hornet-tools and nicdiag Debian packages into build/packages, lintian-checked"
@@ -103,13 +105,18 @@ fuzz: tests
 	@LSKEL_FUZZ_SECONDS=$(FUZZ_SECONDS) bash $(ROOT)/tests/host/lskel_sign_fuzz_parser_smoke.sh
 	@HA_FUZZ_SECONDS=$(FUZZ_SECONDS) bash $(ROOT)/tests/host/hornet_attest_fuzz_verify_smoke.sh
 
-# hornet_fuzz (tests/vm/guest/fuzz) in the VM, on 6.12 and on 7.3: its
-# corpus replayed and FUZZ_KERNEL_SECONDS of fuzzing in enforce mode, then
-# its control inputs with Hornet off (tests/fuzz/run-kernel). Not part of
-# check.
-FUZZ_KERNEL_SECONDS ?= 600
+# Hornet under hostile syscalls, in the VM, on 6.12 and on 7.3
+# (tests/fuzz/run-kernel): hornet_fuzz (tests/vm/guest/fuzz) replays its
+# corpus and fuzzes for FUZZ_TIME seconds (default 600) or FUZZ_TRIES
+# tries in enforce mode; its control inputs with Hornet off; trinity for
+# TRINITY_CALLS calls (default 100000). FUZZ_DEBUG=1: on the debug kernels.
+# FUZZ_KERNELS, FUZZ_PARTS: which kernels and boots. make check runs a
+# short one (tests/host/fuzz_kernel_smoke_on_both_kernels.sh).
+FUZZ_TIME ?= 600
 fuzz-kernel: tests-7.3
-	@FUZZ_KERNEL_SECONDS=$(FUZZ_KERNEL_SECONDS) $(ROOT)/tests/fuzz/run-kernel
+	@FUZZ_TIME=$(FUZZ_TIME) FUZZ_TRIES=$(FUZZ_TRIES) TRINITY_CALLS=$(TRINITY_CALLS) \
+		FUZZ_DEBUG=$(FUZZ_DEBUG) FUZZ_KERNELS="$(FUZZ_KERNELS)" FUZZ_PARTS="$(FUZZ_PARTS)" \
+		$(ROOT)/tests/fuzz/run-kernel
 
 # Mutation testing (tests/mutants/README): long, not part of check.
 mutants: tests-7.3

@@ -9,7 +9,9 @@
 # (tests/vm/guest/tlib.c, hornet/sha256.c, hornet/sha1.c). Its seeds are
 # hornet.mk's signed payloads: payload.bin and its signatures in
 # hornet-data/, and, when found, nomap-payload.bin and attack-loader.bin
-# (which hornet.mk keeps in $(B)/tests/hornet).
+# (which hornet.mk keeps in $(B)/tests/hornet). Beside it,
+# $(OUT)/trinity-check, which runs Debian's trinity in the guest and
+# watches the programs that come alive (tests/fuzz/run-kernel).
 
 ROOT ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../../../..)
 B ?= $(ROOT)/build
@@ -32,13 +34,17 @@ OBJS := $(patsubst $(G)/%.c,$(OBJ)/%.o,$(SRCS))
 HDRS := $(wildcard $(G)/fuzz/*.h $(G)/hornet/*.h) $(G)/tlib.h
 
 .PHONY: all
-all: $(OUT)/hornet_fuzz
+all: $(OUT)/hornet_fuzz $(OUT)/trinity-check
 
 $(OBJ)/%.o: $(G)/%.c $(HDRS) $(KHDR)/linux/bpf.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(OUT)/hornet_fuzz: $(OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^
+
+$(OUT)/trinity-check: $(OBJ)/fuzz/trinity_check.o $(OBJ)/tlib.o
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^
 

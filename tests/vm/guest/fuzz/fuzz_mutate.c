@@ -1528,6 +1528,11 @@ int input_load(struct input *in, struct arena *ar, struct outcome *out)
 	 * hold the fd number it changes */
 	for (i = 0; i < in->nfds; i++)
 		fda_buf[i] = slot_fd(in, ar, i);
+	/* The slots past nfds that an fd_array_cnt may cover hold no fd, the
+	 * same on every try: not a number left by an earlier try, which
+	 * could name this try's blob (a replay would not see it) */
+	for (; i < FUZZ_MAX_FDS; i++)
+		fda_buf[i] = -1;
 	switch (in->attach_kind) {
 	case AP_PROG:
 		attach_fd = fuzz_helper_load(-1, ar, NULL);

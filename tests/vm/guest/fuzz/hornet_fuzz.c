@@ -86,6 +86,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: hornet_fuzz [--control] [--seconds N | --tries N] [--seed S]\n"
 "                   [--strict-sig] [--data DIR]... [--out-dir DIR] [--verbose]\n"
+"                   [--record FILE]\n"
 "       hornet_fuzz [--control] [--strict-sig] [--data DIR]... --replay FILE...\n"
 "\n"
 "Fuzz Hornet's BPF_PROG_LOAD path from inside the test VM, as root: each\n"
@@ -132,10 +133,17 @@ static void usage(FILE *f)
 "  --strict-sig   count a signature variant as a bypass\n"
 "  --verbose      print every try, and what the oracle read of the maps\n"
 "                 of each program that got in\n"
+"  --record FILE  write each try's outcome to FILE, one line a try: its\n"
+"                 number, seed, mutations and outcome (loaded-seed,\n"
+"                 loaded-variant, loaded-other, or the errno's name), for\n"
+"                 a differential run of two kernels over the same --seed\n"
+"                 (tests/fuzz/differential). With --control, a would-be\n"
+"                 bypass is recorded as loaded-other and the run goes on\n"
 "  -h, --help     show this help\n"
 "\n"
-"Exit status: 0 when every load that got in matched a signed seed (a\n"
-"summary line says how many tries, loads and refusals by errno); 1 on a\n"
+"Exit status: 0 when every load that got in matched a signed seed, or\n"
+"with --control --record, when the run ended (a summary line says how\n"
+"many tries, loads and refusals by errno); 1 on a\n"
 "bypass; 2 on bad usage; 3 when setting up failed (Hornet's mode, a seed\n"
 "file, a signed seed that does not load); 4 when the kernel became tainted\n"
 "during the run.\n");
@@ -579,6 +587,33 @@ static void bypass(const struct input *in, const struct outcome *out, const stru
 
 static struct input in;
 
+/* --record: the file each try's outcome goes to, and would-be bypasses. */
+static FILE *record;
+static unsigned long recorded_bypasses;
+
+/* One line of --record: "N SEED MUTATIONS OUTCOME", tab-separated. */
+static void record_try(uint64_t n, const struct input *inp, const struct outcome *out,
+		       const struct verdict *v, const struct arena *ar)
+{
+	char muts[1024];
+	const char *outcome;
+
+	describe_muts(inp, muts, sizeof(muts));
+	if (out->prog_fd < 0)
+		outcome = errno_name(out->err);
+	else if (v->bypass || ar->side_bypass)
+		outcome = "loaded-other";
+	else if (v->sig_variant)
+		outcome = "loaded-variant";
+	else
+		outcome = "loaded-seed";
+	if (fprintf(record, "%" PRIu64 "\t%s\t%s\t%s\n", n, fuzz_seeds[inp->seed].name, muts,
+		    outcome) < 0) {
+		fprintf(stderr, "hornet_fuzz: --record: %s\n", strerror(errno));
+		exit(EXIT_SETUP);
+	}
+}
+
 /* Load IN; judge what got in. Returns the outcome's fd or -errno. */
 static int run_input(struct input *inp, struct outcome *out, struct verdict *v,
 		     struct arena *ar, bool calibrating)
@@ -668,7 +703,7 @@ static void summary(uint64_t s, double secs)
 int main(int argc, char **argv)
 {
 	enum { OPT_CONTROL = 256, OPT_SECONDS, OPT_TRIES, OPT_SEED, OPT_REPLAY, OPT_DATA,
-	       OPT_OUT_DIR, OPT_VERBOSE, OPT_STRICT_SIG };
+	       OPT_OUT_DIR, OPT_VERBOSE, OPT_STRICT_SIG, OPT_RECORD };
 	static const struct option longopts[] = {
 		{ "control", no_argument, NULL, OPT_CONTROL },
 		{ "seconds", required_argument, NULL, OPT_SECONDS },
@@ -679,10 +714,11 @@ int main(int argc, char **argv)
 		{ "out-dir", required_argument, NULL, OPT_OUT_DIR },
 		{ "verbose", no_argument, NULL, OPT_VERBOSE },
 		{ "strict-sig", no_argument, NULL, OPT_STRICT_SIG },
+		{ "record", required_argument, NULL, OPT_RECORD },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *replays[64];
+	const char *replays[64], *record_path = NULL;
 	unsigned int nreplays = 0, i;
 	uint64_t seconds = 0, tries = 0, s = 0, n;
 	bool have_seed = false;
@@ -738,6 +774,11 @@ int main(int argc, char **argv)
 		case OPT_STRICT_SIG:
 			fuzz_strict_sig = true;
 			break;
+		case OPT_RECORD:
+			if (record_path)
+				usage_error("--record given twice%s", "");
+			record_path = optarg;
+			break;
 		default:
 			fprintf(stderr, "Try 'hornet_fuzz --help'.\n");
 			return EXIT_USAGE;
@@ -747,8 +788,8 @@ int main(int argc, char **argv)
 		usage_error("unexpected argument '%s'", argv[optind]);
 	if (seconds && tries)
 		usage_error("give --seconds or --tries, not both%s", "");
-	if (nreplays && (seconds || tries || have_seed))
-		usage_error("--replay takes none of --seconds, --tries and --seed%s", "");
+	if (nreplays && (seconds || tries || have_seed || record_path))
+		usage_error("--replay takes none of --seconds, --tries, --seed and --record%s", "");
 	if (!seconds && !tries)
 		tries = 1000;
 	if (!fuzz_ndata_dirs) {
@@ -778,6 +819,11 @@ int main(int argc, char **argv)
 	       control ? "control run: a bypass is expected" : "enforce run");
 	taint0 = tainted();
 	calibrate();
+	if (record_path) {
+		record = fopen(record_path, "w");
+		if (!record)
+			setup_failed("--record: cannot write %s", record_path);
+	}
 
 	if (nreplays) {
 		int rc = EXIT_OK;
@@ -838,7 +884,11 @@ int main(int argc, char **argv)
 			       ret >= 0 ? "loaded" : errno_name(-ret),
 			       ar.notes[0] ? " setup: " : "", ar.notes);
 		}
-		if (v.bypass || ar.side_bypass)
+		if (record)
+			record_try(n, &in, &out, &v, &ar);
+		if ((v.bypass || ar.side_bypass) && record && control)
+			recorded_bypasses++;
+		else if (v.bypass || ar.side_bypass)
 			bypass(&in, &out, &v, ar.side_bypass ? ar.side_why : NULL, s, n, NULL);
 		if (v.sig_variant)
 			variant(&in, s, n);
@@ -848,6 +898,14 @@ int main(int argc, char **argv)
 			       st.accepted, now() - t0);
 	}
 	summary(s, now() - t0);
+	if (record) {
+		if (fclose(record)) {
+			fprintf(stderr, "hornet_fuzz: --record: %s\n", strerror(errno));
+			return EXIT_SETUP;
+		}
+		printf("hornet_fuzz: recorded %lu tries in %s (%lu would-be bypasses)\n",
+		       st.tries, record_path, recorded_bypasses);
+	}
 	taint1 = tainted();
 	if (taint1 != taint0) {
 		printf("hornet_fuzz: the kernel became tainted during the run: %ld -> %ld\n",
