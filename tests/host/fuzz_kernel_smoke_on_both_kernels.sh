@@ -4,7 +4,8 @@
 # budget, on 6.12 and on 7.3, runs its three boots and each ends as it
 # must. In enforce mode hornet_fuzz replays its corpus and then makes
 # exactly 3000 tries with no bypass, some of them accepted as signed seeds
-# and some refused; Hornet off, the oracle calls each control input a
+# and some refused, each decision with its audit record and IMA entry
+# (--records; the kernel lost no audit record); Hornet off, the oracle calls each control input a
 # bypass and trinity-check sees its own unsigned program alive and
 # unvouched (the watch works); in enforce mode trinity makes its 4000
 # calls, Hornet admits none of its loads, and no program that Hornet did
@@ -36,6 +37,9 @@ for k in 6.12 7.3; do
 	[ "${BASH_REMATCH[1]}" -gt 0 ] || fail "$k: no try was accepted: $sum"
 	[ "${BASH_REMATCH[2]}" -gt 0 ] || fail "$k: no try was refused: $sum"
 	expect_eq "$k: fuzz status" "$(grep -c "^$k: fuzz: status 0$" "$tmp/log")" 1
+	grep -Eq "^$k: hornet_fuzz: records: [1-9][0-9]* decisions, each with its audit record and, for a userspace load, its IMA entry \([1-9][0-9]* distinct hornet-load entries\)$" "$tmp/log" ||
+		fail "$k: no decision had its records checked"
+	expect_eq "$k: audit records the kernel lost" "$(grep "^$k: audit: " "$tmp/log")" "$k: audit: lost=0"
 	ncorpus=$(ls "$ROOT"/tests/vm/guest/fuzz/corpus/*.replay | wc -l)
 	expect_eq "$k: corpus inputs replayed with status 0" \
 		"$(grep -c "^$k: replay .*\.replay: status 0$" "$tmp/log")" "$ncorpus"

@@ -29,6 +29,7 @@ endif
 LDFLAGS := -static -pthread
 
 SRCS := $(G)/fuzz/hornet_fuzz.c $(G)/fuzz/fuzz_mutate.c $(G)/fuzz/fuzz_oracle.c \
+	$(G)/fuzz/fuzz_records.c \
 	$(G)/tlib.c $(G)/hornet/sha256.c $(G)/hornet/sha1.c
 OBJS := $(patsubst $(G)/%.c,$(OBJ)/%.o,$(SRCS))
 HDRS := $(wildcard $(G)/fuzz/*.h $(G)/hornet/*.h) $(G)/tlib.h

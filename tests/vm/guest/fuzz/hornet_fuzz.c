@@ -86,7 +86,7 @@ static void usage(FILE *f)
 	fprintf(f,
 "Usage: hornet_fuzz [--control] [--seconds N | --tries N] [--seed S]\n"
 "                   [--strict-sig] [--data DIR]... [--out-dir DIR] [--verbose]\n"
-"                   [--record FILE]\n"
+"                   [--record FILE] [--records AUDIT-FILE]\n"
 "       hornet_fuzz [--control] [--strict-sig] [--data DIR]... --replay FILE...\n"
 "\n"
 "Fuzz Hornet's BPF_PROG_LOAD path from inside the test VM, as root: each\n"
@@ -139,6 +139,16 @@ static void usage(FILE *f)
 "                 a differential run of two kernels over the same --seed\n"
 "                 (tests/fuzz/differential). With --control, a would-be\n"
 "                 bypass is recorded as loaded-other and the run goes on\n"
+"  --records AUDIT-FILE\n"
+"                 also hold Hornet to its records (enforce mode): after\n"
+"                 calibration and after each try, AUDIT-FILE (written by\n"
+"                 audit_listen, the audit daemon) must gain one op=prog_load\n"
+"                 record for each decision Hornet's seen counter counted,\n"
+"                 and IMA's list must hold a hornet-load entry with the\n"
+"                 mode, verdict, allowed and tag of each such record of a\n"
+"                 userspace load; a try that breaks this stops the run as\n"
+"                 a bypass does. Records the kernel lost (audit_listen\n"
+"                 --lost) are for the caller to rule out\n"
 "  -h, --help     show this help\n"
 "\n"
 "Exit status: 0 when every load that got in matched a signed seed, or\n"
@@ -585,11 +595,50 @@ static void bypass(const struct input *in, const struct outcome *out, const stru
 	exit(EXIT_BYPASS);
 }
 
+/* --records: the decisions whose records were checked. */
+static bool records;
+static unsigned long records_decisions;
+
+/* Report try N (or the calibration, N = 0, S = 0) whose records break the rule. */
+static void records_fault(const struct input *in, const char *why, uint64_t s, uint64_t n,
+			  bool calibrating)
+{
+	char muts[1024], path[PATH_MAX];
+
+	describe_muts(in, muts, sizeof(muts));
+	printf("hornet_fuzz: RECORDS fault seed=%#" PRIx64 " try=%" PRIu64 " input=%s "
+	       "mutations=[%s]%s\n", s, n, fuzz_seeds[in->seed].name, muts,
+	       calibrating ? " (calibration)" : "");
+	printf("hornet_fuzz: RECORDS why: %s\n", why);
+	if (!calibrating) {
+		snprintf(path, sizeof(path), "%s/hornet_fuzz-%#" PRIx64 "-%" PRIu64 ".replay",
+			 out_dir, s, n);
+		if (write_replay(path, in, s, n, true))
+			printf("hornet_fuzz: RECORDS input saved: %s\n", path);
+	}
+	fflush(stdout);
+	exit(EXIT_BYPASS);
+}
+
+/* --records: check the records of what just ran. */
+static void check_records(const struct input *inp, uint64_t s, uint64_t n, bool calibrating)
+{
+	unsigned long decisions;
+	char why[512];
+
+	if (!records)
+		return;
+	if (!records_check(why, sizeof(why), &decisions))
+		records_fault(inp, why, s, n, calibrating);
+	records_decisions += decisions;
+}
+
 static struct input in;
 
 /* --record: the file each try's outcome goes to, and would-be bypasses. */
 static FILE *record;
 static unsigned long recorded_bypasses;
+
 
 /* One line of --record: "N SEED MUTATIONS OUTCOME", tab-separated. */
 static void record_try(uint64_t n, const struct input *inp, const struct outcome *out,
@@ -703,7 +752,7 @@ static void summary(uint64_t s, double secs)
 int main(int argc, char **argv)
 {
 	enum { OPT_CONTROL = 256, OPT_SECONDS, OPT_TRIES, OPT_SEED, OPT_REPLAY, OPT_DATA,
-	       OPT_OUT_DIR, OPT_VERBOSE, OPT_STRICT_SIG, OPT_RECORD };
+	       OPT_OUT_DIR, OPT_VERBOSE, OPT_STRICT_SIG, OPT_RECORD, OPT_RECORDS };
 	static const struct option longopts[] = {
 		{ "control", no_argument, NULL, OPT_CONTROL },
 		{ "seconds", required_argument, NULL, OPT_SECONDS },
@@ -715,10 +764,11 @@ int main(int argc, char **argv)
 		{ "verbose", no_argument, NULL, OPT_VERBOSE },
 		{ "strict-sig", no_argument, NULL, OPT_STRICT_SIG },
 		{ "record", required_argument, NULL, OPT_RECORD },
+		{ "records", required_argument, NULL, OPT_RECORDS },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *replays[64], *record_path = NULL;
+	const char *replays[64], *record_path = NULL, *records_path = NULL;
 	unsigned int nreplays = 0, i;
 	uint64_t seconds = 0, tries = 0, s = 0, n;
 	bool have_seed = false;
@@ -774,6 +824,11 @@ int main(int argc, char **argv)
 		case OPT_STRICT_SIG:
 			fuzz_strict_sig = true;
 			break;
+		case OPT_RECORDS:
+			if (records_path)
+				usage_error("--records given twice%s", "");
+			records_path = optarg;
+			break;
 		case OPT_RECORD:
 			if (record_path)
 				usage_error("--record given twice%s", "");
@@ -788,6 +843,8 @@ int main(int argc, char **argv)
 		usage_error("unexpected argument '%s'", argv[optind]);
 	if (seconds && tries)
 		usage_error("give --seconds or --tries, not both%s", "");
+	if (records_path && control)
+		usage_error("--records holds in enforce mode, not with --control%s", "");
 	if (nreplays && (seconds || tries || have_seed || record_path))
 		usage_error("--replay takes none of --seconds, --tries, --seed and --record%s", "");
 	if (!seconds && !tries)
@@ -818,7 +875,13 @@ int main(int argc, char **argv)
 				  "Hornet checks signatures",
 	       control ? "control run: a bypass is expected" : "enforce run");
 	taint0 = tainted();
+	if (records_path) {
+		if (!records_open(records_path))
+			setup_failed("--records: cannot read %s or IMA's list", records_path);
+		records = true;
+	}
 	calibrate();
+	check_records(&in, 0, 0, true);
 	if (record_path) {
 		record = fopen(record_path, "w");
 		if (!record)
@@ -853,6 +916,7 @@ int main(int argc, char **argv)
 				bypass(&in, &out, &v, ar.side_bypass ? ar.side_why : NULL, 0, 0,
 				       replays[i]);
 			arena_close(&ar);
+			check_records(&in, 0, 0, false);
 		}
 		taint1 = tainted();
 		if (taint1 != taint0) {
@@ -893,11 +957,16 @@ int main(int argc, char **argv)
 		if (v.sig_variant)
 			variant(&in, s, n);
 		arena_close(&ar);
+		check_records(&in, s, n, false);
 		if (n && n % 2000 == 0)
 			printf("hornet_fuzz: progress tries=%lu accepted=%lu %.1f s\n", st.tries,
 			       st.accepted, now() - t0);
 	}
 	summary(s, now() - t0);
+	if (records)
+		printf("hornet_fuzz: records: %lu decisions, each with its audit record and, for a "
+		       "userspace load, its IMA entry (%zu distinct hornet-load entries)\n",
+		       records_decisions, records_ima_keys());
 	if (record) {
 		if (fclose(record)) {
 			fprintf(stderr, "hornet_fuzz: --record: %s\n", strerror(errno));

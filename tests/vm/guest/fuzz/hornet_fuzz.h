@@ -243,6 +243,11 @@ int fuzz_prog_id(int prog_fd, uint32_t *id);
 int fuzz_map_id(int map_fd, uint32_t *id);
 bool fuzz_fd_is(int fd, const char *kind);
 
+/* fuzz_records.c */
+bool records_open(const char *audit_path);
+bool records_check(char *why, size_t len, unsigned long *decisions);
+size_t records_ima_keys(void);
+
 /* fuzz_oracle.c */
 struct verdict {
 	bool bypass;
