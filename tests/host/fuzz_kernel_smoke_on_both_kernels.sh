@@ -39,6 +39,10 @@ for k in 6.12 7.3; do
 	expect_eq "$k: fuzz status" "$(grep -c "^$k: fuzz: status 0$" "$tmp/log")" 1
 	grep -Eq "^$k: hornet_fuzz: records: [1-9][0-9]* decisions, each with its audit record and, for a userspace load, its IMA entry \([1-9][0-9]* distinct hornet-load entries\)$" "$tmp/log" ||
 		fail "$k: no decision had its records checked"
+	verdicts=$(grep "^$k: hornet_fuzz: verdicts: " "$tmp/log") || fail "$k: no verdict counts"
+	for v in ok unsigned badsig; do
+		[[ "$verdicts" =~ [\ :]$v=[1-9] ]] || fail "$k: no decision with verdict $v: $verdicts"
+	done
 	expect_eq "$k: audit records the kernel lost" "$(grep "^$k: audit: " "$tmp/log")" "$k: audit: lost=0"
 	ncorpus=$(ls "$ROOT"/tests/vm/guest/fuzz/corpus/*.replay | wc -l)
 	expect_eq "$k: corpus inputs replayed with status 0" \

@@ -38,6 +38,13 @@
 static char (*ima_keys)[KEY_MAX];
 static size_t ima_cap, ima_n;
 
+/* How many decisions of each verdict the audit records named. */
+#define VERDICTS_MAX		32
+static struct {
+	char name[32];
+	unsigned long n;
+} verdicts[VERDICTS_MAX];
+
 static FILE *audit_f, *ima_f;
 static long long seen_before;
 static char pending[65536];
@@ -191,6 +198,20 @@ static void audit_read_new(void)
 	pending[pending_len] = '\0';
 }
 
+static void count_verdict(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < VERDICTS_MAX && verdicts[i].name[0]; i++)
+		if (!strcmp(verdicts[i].name, name))
+			break;
+	if (i == VERDICTS_MAX)
+		return;
+	if (!verdicts[i].name[0])
+		snprintf(verdicts[i].name, sizeof(verdicts[i].name), "%s", name);
+	verdicts[i].n++;
+}
+
 /* Whether the line from LINE to NL is the audit record of a load decision. */
 static bool is_decision(char *line, char *nl)
 {
@@ -252,10 +273,12 @@ bool records_check(char *why, size_t len, unsigned long *decisions)
 		    !field(line, "prog_tag", tag, sizeof(tag))) {
 			snprintf(why, len, "an audit record lacks a field: %.300s", line);
 			ok = false;
-		} else if (!field(line, "loader_id", loader, sizeof(loader))) {
+		} else {
+			count_verdict(verdict);
+			/* a loader's child (loader_id=) is not measured */
 			snprintf(key, sizeof(key), "mode=%s verdict=%s allowed=%s tag=%s", mode,
 				 verdict, res, tag);
-			if (!key_has(key)) {
+			if (!field(line, "loader_id", loader, sizeof(loader)) && !key_has(key)) {
 				snprintf(why, len, "a decision with no hornet-load entry in IMA's "
 					 "list: %s", key);
 				ok = false;
@@ -274,4 +297,12 @@ bool records_check(char *why, size_t len, unsigned long *decisions)
 size_t records_ima_keys(void)
 {
 	return ima_n;
+}
+
+void records_print_verdicts(FILE *f)
+{
+	unsigned int i;
+
+	for (i = 0; i < VERDICTS_MAX && verdicts[i].name[0]; i++)
+		fprintf(f, "%s%s=%lu", i ? " " : "", verdicts[i].name, verdicts[i].n);
 }

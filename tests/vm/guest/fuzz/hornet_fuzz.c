@@ -963,10 +963,14 @@ int main(int argc, char **argv)
 			       st.accepted, now() - t0);
 	}
 	summary(s, now() - t0);
-	if (records)
+	if (records) {
 		printf("hornet_fuzz: records: %lu decisions, each with its audit record and, for a "
 		       "userspace load, its IMA entry (%zu distinct hornet-load entries)\n",
 		       records_decisions, records_ima_keys());
+		printf("hornet_fuzz: verdicts: ");
+		records_print_verdicts(stdout);
+		printf(" (decisions by the verdict their audit records name)\n");
+	}
 	if (record) {
 		if (fclose(record)) {
 			fprintf(stderr, "hornet_fuzz: --record: %s\n", strerror(errno));

@@ -247,6 +247,7 @@ bool fuzz_fd_is(int fd, const char *kind);
 bool records_open(const char *audit_path);
 bool records_check(char *why, size_t len, unsigned long *decisions);
 size_t records_ima_keys(void);
+void records_print_verdicts(FILE *f);
 
 /* fuzz_oracle.c */
 struct verdict {
