@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "hornet_fuzz.h"
@@ -223,14 +222,6 @@ static bool is_decision(char *line, char *nl)
 	return yes;
 }
 
-static double now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /*
  * Check the try's records; on a fault, write why into WHY and return
  * false. Counts the try's decisions into *decisions.
@@ -239,7 +230,7 @@ bool records_check(char *why, size_t len, unsigned long *decisions)
 {
 	long long seen = read_seen(), want = seen - seen_before;
 	long long got = 0;
-	double deadline = now_ms() + RECORDS_WAIT_MS;
+	double deadline = fuzz_now() + RECORDS_WAIT_MS / 1e3;
 	char *line, *nl;
 	bool ok = true;
 
@@ -250,7 +241,7 @@ bool records_check(char *why, size_t len, unsigned long *decisions)
 		got = 0;
 		for (line = pending; (nl = strchr(line, '\n')); line = nl + 1)
 			got += is_decision(line, nl);
-		if (got >= want || now_ms() > deadline)
+		if (got >= want || fuzz_now() > deadline)
 			break;
 		usleep(1000);
 		audit_read_new();

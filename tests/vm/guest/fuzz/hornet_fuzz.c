@@ -565,11 +565,28 @@ static long tainted(void)
 	return t;
 }
 
+/* Save try N of seed S as a replay file in the --out-dir, and say where. */
+static void save_input(const char *what, const struct input *in, uint64_t s, uint64_t n)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/hornet_fuzz-%#" PRIx64 "-%" PRIu64 ".replay",
+		 out_dir, s, n);
+	if (write_replay(path, in, s, n, true)) {
+		printf("hornet_fuzz: %s input saved: %s (hornet_fuzz --replay %s)\n", what, path,
+		       path);
+		dump_file(path);
+	} else {
+		printf("hornet_fuzz: %s input could not be saved at %s: %s\n", what, path,
+		       strerror(errno));
+	}
+}
+
 /* Report a bypass of try N (or of a replay file) and exit 1. */
 static void bypass(const struct input *in, const struct outcome *out, const struct verdict *v,
 		   const char *side_why, uint64_t s, uint64_t n, const char *replay_from)
 {
-	char muts[1024], path[PATH_MAX];
+	char muts[1024];
 
 	describe_muts(in, muts, sizeof(muts));
 	printf("hornet_fuzz: BYPASS%s seed=%#" PRIx64 " try=%" PRIu64 " input=%s mode=%s "
@@ -577,20 +594,10 @@ static void bypass(const struct input *in, const struct outcome *out, const stru
 	       control ? " (control: a would-be bypass, Hornet is not enforcing)" : "",
 	       s, n, fuzz_seeds[in->seed].name, mode_name, out->prog_fd, muts);
 	printf("hornet_fuzz: BYPASS why: %s\n", side_why ? side_why : v->why);
-	if (replay_from) {
+	if (replay_from)
 		printf("hornet_fuzz: BYPASS input: %s\n", replay_from);
-	} else {
-		snprintf(path, sizeof(path), "%s/hornet_fuzz-%#" PRIx64 "-%" PRIu64 ".replay",
-			 out_dir, s, n);
-		if (write_replay(path, in, s, n, true)) {
-			printf("hornet_fuzz: BYPASS input saved: %s (hornet_fuzz --replay %s)\n",
-			       path, path);
-			dump_file(path);
-		} else {
-			printf("hornet_fuzz: BYPASS input could not be saved at %s: %s\n", path,
-			       strerror(errno));
-		}
-	}
+	else
+		save_input("BYPASS", in, s, n);
 	fflush(stdout);
 	exit(EXIT_BYPASS);
 }
@@ -603,19 +610,15 @@ static unsigned long records_decisions;
 static void records_fault(const struct input *in, const char *why, uint64_t s, uint64_t n,
 			  bool calibrating)
 {
-	char muts[1024], path[PATH_MAX];
+	char muts[1024];
 
 	describe_muts(in, muts, sizeof(muts));
 	printf("hornet_fuzz: RECORDS fault seed=%#" PRIx64 " try=%" PRIu64 " input=%s "
 	       "mutations=[%s]%s\n", s, n, fuzz_seeds[in->seed].name, muts,
 	       calibrating ? " (calibration)" : "");
 	printf("hornet_fuzz: RECORDS why: %s\n", why);
-	if (!calibrating) {
-		snprintf(path, sizeof(path), "%s/hornet_fuzz-%#" PRIx64 "-%" PRIu64 ".replay",
-			 out_dir, s, n);
-		if (write_replay(path, in, s, n, true))
-			printf("hornet_fuzz: RECORDS input saved: %s\n", path);
-	}
+	if (!calibrating)
+		save_input("RECORDS", in, s, n);
 	fflush(stdout);
 	exit(EXIT_BYPASS);
 }
@@ -710,7 +713,7 @@ static void calibrate(void)
 	}
 }
 
-static double now(void)
+double fuzz_now(void)
 {
 	struct timespec ts;
 
@@ -928,9 +931,9 @@ int main(int argc, char **argv)
 
 	printf("hornet_fuzz: fuzzing with seed=%#" PRIx64 " for %" PRIu64 " %s\n", s,
 	       seconds ? seconds : tries, seconds ? "seconds" : "tries");
-	t0 = now();
+	t0 = fuzz_now();
 	deadline = t0 + (double)seconds;
-	for (n = 0; seconds ? now() < deadline : n < tries; n++) {
+	for (n = 0; seconds ? fuzz_now() < deadline : n < tries; n++) {
 		struct outcome out;
 		struct verdict v;
 		struct arena ar;
@@ -960,9 +963,9 @@ int main(int argc, char **argv)
 		check_records(&in, s, n, false);
 		if (n && n % 2000 == 0)
 			printf("hornet_fuzz: progress tries=%lu accepted=%lu %.1f s\n", st.tries,
-			       st.accepted, now() - t0);
+			       st.accepted, fuzz_now() - t0);
 	}
-	summary(s, now() - t0);
+	summary(s, fuzz_now() - t0);
 	if (records) {
 		printf("hornet_fuzz: records: %lu decisions, each with its audit record and, for a "
 		       "userspace load, its IMA entry (%zu distinct hornet-load entries)\n",

@@ -243,6 +243,9 @@ int fuzz_prog_id(int prog_fd, uint32_t *id);
 int fuzz_map_id(int map_fd, uint32_t *id);
 bool fuzz_fd_is(int fd, const char *kind);
 
+/* hornet_fuzz.c: seconds on the monotonic clock */
+double fuzz_now(void);
+
 /* fuzz_records.c */
 bool records_open(const char *audit_path);
 bool records_check(char *why, size_t len, unsigned long *decisions);
