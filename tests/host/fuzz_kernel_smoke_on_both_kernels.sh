@@ -5,7 +5,10 @@
 # must. In enforce mode hornet_fuzz replays its corpus and then makes
 # exactly 3000 tries with no bypass, some of them accepted as signed seeds
 # and some refused, each decision with its audit record and IMA entry
-# (--records; the kernel lost no audit record); Hornet off, the oracle calls each control input a
+# (--records; the kernel lost no audit record); some loads made through
+# int $0x80 and some with a racing thread or process got in, and the
+# spawner's runs, their context mutated, made children that the oracle
+# judged; Hornet off, the oracle calls each control input a
 # bypass and trinity-check sees its own unsigned program alive and
 # unvouched (the watch works); in enforce mode trinity makes its 4000
 # calls, Hornet admits none of its loads, and no program that Hornet did
@@ -36,6 +39,14 @@ for k in 6.12 7.3; do
 		fail "$k: unexpected summary: $sum"
 	[ "${BASH_REMATCH[1]}" -gt 0 ] || fail "$k: no try was accepted: $sum"
 	[ "${BASH_REMATCH[2]}" -gt 0 ] || fail "$k: no try was refused: $sum"
+	[[ "$sum" =~ \ children=([0-9]+)$ ]] && [ "${BASH_REMATCH[1]}" -gt 0 ] ||
+		fail "$k: no run made a child for the oracle to judge: $sum"
+	seeds=$(grep "^$k: hornet_fuzz: seeds: " "$tmp/log") || fail "$k: no counts by seed"
+	[[ "$seeds" =~ \ spawner=[1-9][0-9]*/ ]] || fail "$k: the spawner seed never got in: $seeds"
+	muts=$(grep "^$k: hornet_fuzz: mutations: " "$tmp/log") || fail "$k: no counts by mutation"
+	for m in entry_int80 race_from run_ctx; do
+		[[ "$muts" =~ \ $m=[1-9][0-9]*/ ]] || fail "$k: no try with $m got in: $muts"
+	done
 	expect_eq "$k: fuzz status" "$(grep -c "^$k: fuzz: status 0$" "$tmp/log")" 1
 	grep -Eq "^$k: hornet_fuzz: records: [1-9][0-9]* decisions, each with its audit record and, for a userspace load, its IMA entry \([1-9][0-9]* distinct hornet-load entries\)$" "$tmp/log" ||
 		fail "$k: no decision had its records checked"

@@ -85,14 +85,14 @@ KEY_FILES := $(KEYS)/.recipe $(foreach k,$(CERTS),$(KEYS)/$(k).key $(KEYS)/$(k).
 
 # For the case hornet_fuzz_corpus_replays_with_no_bypass: hornet_fuzz's
 # regression corpus and control inputs (tests/vm/guest/fuzz), under
-# /tests/bin/hornet-fuzz, and the two payloads its map-less and loader
-# seeds read from hornet-data beside their signatures. hornet_fuzz itself
+# /tests/bin/hornet-fuzz, and the three payloads its map-less, loader and
+# spawner seeds read from hornet-data beside their signatures. hornet_fuzz itself
 # is built by tests/vm/guest/fuzz/fuzz.mk.
 FUZZ_SRC := $(ROOT)/tests/vm/guest/fuzz
 FUZZ := $(BIN)/hornet-fuzz
 FUZZ_FILES := $(patsubst $(FUZZ_SRC)/%,$(FUZZ)/%, \
 	$(wildcard $(FUZZ_SRC)/corpus/*.replay $(FUZZ_SRC)/corpus-control/*.replay)) \
-	$(DATA)/nomap-payload.bin $(DATA)/attack-loader.bin
+	$(DATA)/nomap-payload.bin $(DATA)/attack-loader.bin $(DATA)/attack-spawner.bin
 
 .PHONY: all
 all: $(addprefix $(BIN)/,$(PROGS)) \
@@ -114,7 +114,7 @@ $(BIN) $(GEN) $(DATA):
 $(FUZZ)/%.replay: $(FUZZ_SRC)/%.replay
 	$(Q)mkdir -p $(dir $@)
 	$(Q)cp $< $@
-$(DATA)/nomap-payload.bin $(DATA)/attack-loader.bin: $(DATA)/%: $(GEN)/% | $(DATA)
+$(DATA)/nomap-payload.bin $(DATA)/attack-loader.bin $(DATA)/attack-spawner.bin: $(DATA)/%: $(GEN)/% | $(DATA)
 	$(Q)cp $< $@
 
 # A change of flags (new kernel headers with the signature fields) rebuilds.

@@ -19,12 +19,14 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <linux/btf.h>
 
 #include "hornet_fuzz.h"
 #include "blob_map.h"
+#include "bpf_int80.h"
 #include "prog_tag.h"
 #include "tlib.h"
 
@@ -40,7 +42,8 @@ enum mut_kind {
 	M_INSN_SWAP, M_BOUNDARY_SHIFT, M_INSN_MAP_FD,
 	M_BLOB_FLIP, M_BLOB_BYTE, M_BLOB_TRUNC, M_BLOB_EXTEND, M_BLOB_MAP_TYPE,
 	M_BLOB_FLAGS, M_BLOB_MAX_ENTRIES, M_BLOB_NOFREEZE, M_BLOB_EXCL,
-	M_BLOB_MMAP, M_BLOB_HISTORY, M_BLOB_SWAP, M_RACE,
+	M_BLOB_MMAP, M_BLOB_HISTORY, M_BLOB_SWAP, M_RACE, M_RACE_FROM, M_ENTRY_INT80,
+	M_RUN_CTX,
 	M_MAX
 };
 
@@ -95,6 +98,9 @@ static const struct mut_info mut_info[M_MAX] = {
 	[M_BLOB_HISTORY]	= { "blob_history", 4 },
 	[M_BLOB_SWAP]		= { "blob_swap", 1 },
 	[M_RACE]		= { "race", 4 },
+	[M_RACE_FROM]		= { "race_from", 2 },
+	[M_ENTRY_INT80]		= { "entry_int80", 2 },
+	[M_RUN_CTX]		= { "run_ctx", 3 },
 };
 
 unsigned int mut_nkinds(void)
@@ -150,6 +156,16 @@ static const char *const race_name[RACE_MAX] = {
 	"get_fd_by_id_and_write", "prog_bind_map",
 };
 
+static const char *const race_from_name[RF_MAX] = {
+	"a thread sharing the fd table", "a thread with its own fd table",
+	"a process sharing the fd table", "a process with a copy of the fd table",
+};
+
+static const char *const ctx_name[CTX_MAX] = {
+	"own map", "the loader's blob", "a foreign map", "a frozen foreign map",
+	"the loader", "a number",
+};
+
 static const char *const where_name[] = { "buffer", "NULL", "unmapped", "page_edge" };
 
 /* The numbers the mutations choose from. */
@@ -176,6 +192,7 @@ static const uint32_t blob_map_types[] = {
 	BPF_MAP_TYPE_QUEUE, BPF_MAP_TYPE_BLOOM_FILTER, BPF_MAP_TYPE_ARRAY,
 };
 static const uint32_t max_entries_vals[] = { 0, 2, 3, 64, 1024 };
+static const uint32_t ctx_sizes[] = { 8, 8, 8, 0, 4, 7, 16, 64, FUZZ_MAX_CTX };
 static const int32_t keyring_vals[] = {
 	0, 1, 2, 3, -1, -2, -3, -4, -5, -6, -7, -8, 12345, 0x7fffffff, INT32_MIN,
 };
@@ -211,6 +228,7 @@ bool mut_applies(unsigned int kind, const struct input *in)
 	case M_BLOB_MMAP:
 	case M_BLOB_HISTORY:
 	case M_RACE:
+	case M_RACE_FROM:
 		return in->has_blob;
 	case M_INSN_MAP_FD: {
 		uint32_t i;
@@ -603,6 +621,18 @@ void mut_apply(struct input *in, const struct mutation *m)
 		if (in->race == RACE_UPDATE_FREEZE)
 			in->freeze = false;
 		break;
+	case M_RACE_FROM:
+		in->race_from = (uint8_t)(a % RF_MAX);
+		break;
+	case M_ENTRY_INT80:
+		in->int80 = true;
+		break;
+	case M_RUN_CTX:
+		in->ctx_kind = (uint8_t)(a % CTX_MAX);
+		in->ctx_flags = (uint8_t)((a >> 8) % 4);
+		in->ctx_size = PICK(ctx_sizes, a >> 16);
+		in->ctx_val = (uint32_t)b;
+		break;
 	case M_BLOB_SWAP: {
 		int s = other_seed(in, a, 2);
 
@@ -638,6 +668,13 @@ void mut_describe(const struct mutation *m, char *buf, size_t len)
 		break;
 	case M_RACE:
 		snprintf(buf, len, "race(%s)", race_name[1 + a % (RACE_MAX - 1)]);
+		break;
+	case M_RACE_FROM:
+		snprintf(buf, len, "race_from(%s)", race_from_name[a % RF_MAX]);
+		break;
+	case M_RUN_CTX:
+		snprintf(buf, len, "run_ctx(%s, flags %u, %u bytes)", ctx_name[a % CTX_MAX],
+			 (unsigned int)((a >> 8) % 4), PICK(ctx_sizes, a >> 16));
 		break;
 	case M_FD_ARRAY_PTR:
 		snprintf(buf, len, "fd_array_ptr(%s)", where_name[a % 4]);
@@ -716,6 +753,7 @@ void input_init(struct input *in, int s)
 	}
 	in->attr_size = HORNET_PROG_LOAD_ATTR_SIZE;
 	strcpy(in->prog_name, "hornet_fuzz");
+	in->ctx_size = 8;
 }
 
 /* --- kernel objects -------------------------------------------------------- */
@@ -1346,10 +1384,13 @@ static int slot_fd(const struct input *in, struct arena *ar, unsigned int i)
 
 enum { RS_START, RS_READY, RS_GO, RS_STOP };
 
+/* In memory shared with a racing process (MAP_SHARED), as with a thread. */
 struct racer {
 	pthread_t tid;
+	pid_t pid;		/* the racing process, or 0 for a thread */
 	atomic_int state;
 	int kind;
+	int from;		/* enum race_from */
 	uint32_t param;
 	int slot;		/* the fd number fd_array names */
 	int genuine;		/* the blob */
@@ -1396,6 +1437,9 @@ static void *race_main(void *arg)
 	unsigned long k = 0;
 	bool done = false;
 
+	/* its own copy of the table: dup2() and close() miss the loader's */
+	if (r->from == RF_THREAD_UNSHARED && unshare(CLONE_FILES))
+		r->kind = RACE_NONE;
 	atomic_store(&r->ktid, (int)syscall(SYS_gettid));
 	atomic_store(&r->state, RS_READY);
 	while (atomic_load(&r->state) == RS_READY)
@@ -1447,6 +1491,7 @@ static bool race_start(struct racer *r, const struct input *in, struct arena *ar
 
 	memset(r, 0, sizeof(*r));
 	r->kind = in->race;
+	r->from = in->race_from % RF_MAX;
 	r->param = in->race_param;
 	r->genuine = ar->blob_fd;
 	r->blob_id = ar->blob_id;
@@ -1470,12 +1515,41 @@ static bool race_start(struct racer *r, const struct input *in, struct arena *ar
 			return false;
 	}
 	atomic_store(&r->state, RS_START);
-	if (pthread_create(&r->tid, NULL, race_main, r))
+	if (r->from == RF_PROC_FILES || r->from == RF_PROC) {
+		/* a fork, but for CLONE_FILES: no thread runs here yet */
+		long pid = syscall(SYS_clone, (r->from == RF_PROC_FILES ? CLONE_FILES : 0) | SIGCHLD,
+				   NULL, NULL, NULL, NULL);
+
+		if (pid < 0)
+			return false;
+		if (!pid) {
+			race_main(r);
+			_exit(0);
+		}
+		r->pid = (pid_t)pid;
+	} else if (pthread_create(&r->tid, NULL, race_main, r)) {
 		return false;
+	}
 	while (atomic_load(&r->state) != RS_READY)
 		;
 	ar->raced = true;
 	return true;
+}
+
+/* The racer, in memory that a racing process shares (made once). */
+static struct racer *racer_mem(struct racer **r)
+{
+	if (!*r) {
+		void *p = mmap(NULL, sizeof(**r), PROT_READ | PROT_WRITE,
+			       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED) {
+			perror("hornet_fuzz: mmap");
+			exit(3);
+		}
+		*r = p;
+	}
+	return *r;
 }
 
 static void race_stop(struct racer *r, struct arena *ar)
@@ -1483,6 +1557,12 @@ static void race_stop(struct racer *r, struct arena *ar)
 	char path[64];
 
 	atomic_store(&r->state, RS_STOP);
+	if (r->pid) {
+		/* a zombie has left the fd table it shared (exit_files()) */
+		while (waitpid(r->pid, NULL, 0) < 0 && errno == EINTR)
+			;
+		goto done;
+	}
 	pthread_join(r->tid, NULL);
 	/*
 	 * pthread_join() returns once the thread's tid is cleared, before
@@ -1493,6 +1573,7 @@ static void race_stop(struct racer *r, struct arena *ar)
 	snprintf(path, sizeof(path), "/proc/self/task/%d", atomic_load(&r->ktid));
 	while (access(path, F_OK) == 0)
 		sched_yield();
+done:
 	ar->race_actions = r->actions;
 	ar->blob_rewritten |= r->rewrote;
 }
@@ -1509,7 +1590,7 @@ static const char empty[] = "";
 int input_load(struct input *in, struct arena *ar, struct outcome *out)
 {
 	hornet_prog_load_attr *attr = &out->attr;
-	static struct racer racer;
+	static struct racer *racer;
 	bool blob_given = ar->blob_given, racing;
 	int32_t keyring = in->keyring_id;
 	int attach_fd, btf_fd = -1;
@@ -1550,12 +1631,12 @@ int input_load(struct input *in, struct arena *ar, struct outcome *out)
 	if (in->btf_field == 1 && in->btf_val % 2)
 		btf_fd = keep(ar, make_btf());
 	racing = in->race && in->has_blob && ar->blob_fd >= 0 && !blob_given &&
-		 race_start(&racer, in, ar);
+		 race_start(racer_mem(&racer), in, ar);
 	if (in->race && !racing)
 		note(ar, "race_setup", -1);
 	for (i = 0; racing && i < in->nfds; i++)
 		if (in->fds[i].kind == FDK_BLOB)
-			fda_buf[i] = racer.slot;
+			fda_buf[i] = racer->slot;
 
 	/* 3. the instructions, with the blob's fd where an instruction names it */
 	memset(insn_buf, 0, sizeof(insn_buf));
@@ -1708,12 +1789,26 @@ int input_load(struct input *in, struct arena *ar, struct outcome *out)
 
 	/* 6. the load */
 	if (racing)
-		atomic_store(&racer.state, RS_GO);
-	ret = syscall(__NR_bpf, BPF_PROG_LOAD, attr_buf, in->attr_size);
+		atomic_store(&racer->state, RS_GO);
+	if (in->int80) {
+		/* The 32-bit entry: the attr below 4 GiB, as i386 holds it. */
+		static uint8_t *low_attr;
+
+		if (!low_attr)
+			low_attr = bpf_int80_area(sizeof(attr_buf));
+		if (!low_attr) {
+			perror("hornet_fuzz: mmap MAP_32BIT");
+			exit(3);
+		}
+		memcpy(low_attr, attr_buf, sizeof(attr_buf));
+		ret = bpf_int80(BPF_PROG_LOAD, low_attr, in->attr_size);
+	} else {
+		ret = syscall(__NR_bpf, BPF_PROG_LOAD, attr_buf, in->attr_size);
+	}
 	if (ret < 0)
 		out->err = errno;
 	if (racing)
-		race_stop(&racer, ar);
+		race_stop(racer, ar);
 	if (ret < 0)
 		return -out->err;
 	out->prog_fd = keep(ar, (int)ret);

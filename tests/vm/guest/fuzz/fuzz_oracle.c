@@ -29,7 +29,8 @@
  *             that refuses a write of the same bytes (it is frozen); a
  *             blob made with BPF_F_WRONLY, whose only fd cannot read it,
  *             holds what the try wrote into it when nothing wrote it
- *             since, and then its run must return the seed's result
+ *             since, and then its run must return the seed's result (a
+ *             loader's: make only its child, below)
  *   fresh     no program accepted earlier in this run was bound to that
  *             map, and no step that gives a map a past (another load, a
  *             BPF_PROG_BIND_MAP, a map-in-map) succeeded on it
@@ -37,8 +38,15 @@
  *             in a --control run, where nothing seals it), and no other
  *             program the try made is bound to it (a racing
  *             BPF_PROG_BIND_MAP, say)
- *   run       a BPF_PROG_TYPE_SYSCALL program, run once, returns what
- *             the seed's unmutated load returned at calibration
+ *   run       a BPF_PROG_TYPE_SYSCALL program, run once (with the
+ *             context the try chose), returns what the seed's unmutated
+ *             load returned at calibration; a loader's (the spawner,
+ *             whose result is its child's fd) is judged by its children
+ *   children  every program that came alive during that run (an id past
+ *             the last before it) is the child the loader's blob holds
+ *             (the tag of its first SPAWN_CHILD_INSNS instructions),
+ *             bound only to maps made during the run (ids past the last
+ *             before it); the run of any other seed makes none
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -54,6 +62,8 @@
 
 /* Runs of accepted programs that failed; counted, not judged. */
 unsigned long oracle_run_errors;
+/* Programs the runs of programs that got in made, each judged. */
+unsigned long oracle_children;
 
 /* --- map ids bound to an accepted program during this run ---------------- */
 
@@ -132,6 +142,23 @@ struct bound_map {
 	bool also_bound;	/* another program of the try is bound to it */
 };
 
+#define MAX_CHILDREN	4
+
+/* A program that came alive during the run of one that got in. */
+struct child_view {
+	uint8_t tag[BPF_TAG_SIZE];
+	uint32_t nr_maps;
+	bool maps_fresh;	/* each map it binds was made during the run */
+};
+
+/* What a run did: its result, and the programs made meanwhile. */
+struct run_result {
+	int err;
+	uint32_t retval;
+	unsigned int nchildren;	/* may exceed MAX_CHILDREN; the first are kept */
+	struct child_view children[MAX_CHILDREN];
+};
+
 struct prog_view {
 	bool info_ok;
 	uint8_t tag[BPF_TAG_SIZE];
@@ -139,8 +166,7 @@ struct prog_view {
 	uint32_t nr_maps;
 	struct bound_map maps[MAX_BOUND];
 	bool ran;
-	int run_err;
-	uint32_t retval;
+	struct run_result run;
 };
 
 /* An fd of the try's objects for map ID, or -1. */
@@ -248,52 +274,165 @@ static bool bound_by_other(const struct arena *ar, int prog_fd, uint32_t id)
 	return false;
 }
 
-/* BPF_PROG_TEST_RUN in a child, whose fd table no thread shares: 0 or -errno. */
-static int run_apart(int prog_fd, uint32_t *retval)
+/* The highest id of a live program or map (CMD: a GET_NEXT_ID), or 0. */
+static uint32_t last_id(int cmd)
 {
-	struct { int err; uint32_t ret; } res = { -EIO, 0 };
+	union bpf_attr attr;
+	uint32_t id = 0;
+
+	for (;;) {
+		memset(&attr, 0, sizeof(attr));
+		attr.start_id = id;
+		if (sys_bpf(cmd, &attr, sizeof(attr)))
+			return id;
+		id = attr.next_id;
+	}
+}
+
+/* The tag and map ids of program FD (at most MAX_BOUND); false if unreadable. */
+static bool prog_info(int fd, struct bpf_prog_info *info, uint32_t ids[MAX_BOUND])
+{
+	union bpf_attr attr;
+
+	memset(info, 0, sizeof(*info));
+	info->nr_map_ids = MAX_BOUND;
+	info->map_ids = (uintptr_t)ids;
+	memset(&attr, 0, sizeof(attr));
+	attr.info.bpf_fd = (uint32_t)fd;
+	attr.info.info_len = sizeof(*info);
+	attr.info.info = (uintptr_t)info;
+	return !sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr));
+}
+
+/*
+ * The context a run gets (in->ctx_*): the spawner's { u32 fd; u32 flags; },
+ * zeros past it. A foreign map made for it is put in *TMP_FD, to close.
+ */
+static void *run_ctx(const struct input *in, const struct arena *ar, int prog_fd,
+		     int *tmp_fd)
+{
+	static uint8_t ctx[FUZZ_MAX_CTX];
+	uint32_t word[2] = { 0, in->ctx_flags };
+	union bpf_attr attr;
+
+	*tmp_fd = -1;
+	switch (in->ctx_kind) {
+	case CTX_BLOB:
+		word[0] = (uint32_t)ar->blob_fd;
+		break;
+	case CTX_FOREIGN:
+	case CTX_FOREIGN_FROZEN:
+		*tmp_fd = sys_map_create(BPF_MAP_TYPE_ARRAY, "fz_foreign", 4, 8, 1);
+		word[0] = (uint32_t)*tmp_fd;
+		if (*tmp_fd >= 0 && in->ctx_kind == CTX_FOREIGN_FROZEN) {
+			memset(&attr, 0, sizeof(attr));
+			attr.map_fd = (uint32_t)*tmp_fd;
+			sys_bpf(BPF_MAP_FREEZE, &attr, sizeof(attr));
+		}
+		break;
+	case CTX_PROG:
+		word[0] = (uint32_t)prog_fd;
+		break;
+	case CTX_NUMBER:
+		word[0] = in->ctx_val;
+		break;
+	default:
+		break;
+	}
+	if (in->ctx_kind != CTX_OWN)
+		word[1] |= SPAWN_USE_FD;
+	memset(ctx, 0, sizeof(ctx));
+	memcpy(ctx, word, sizeof(word));
+	return ctx;
+}
+
+/*
+ * BPF_PROG_TEST_RUN of PROG_FD with CTX (SIZE bytes) into RR, and every
+ * program that came alive meanwhile (an id past the last before the run):
+ * its tag, and whether each map it binds was made during the run. The
+ * child's fd that a loader returns is closed.
+ */
+static void run_watch(int prog_fd, void *ctx, uint32_t size, struct run_result *rr)
+{
+	uint32_t last_prog = last_id(BPF_PROG_GET_NEXT_ID);
+	uint32_t last_map = last_id(BPF_MAP_GET_NEXT_ID);
+	uint32_t ids[MAX_BOUND], id = last_prog, i;
+	struct bpf_prog_info info;
+	union bpf_attr attr;
+	int fd;
+
+	memset(rr, 0, sizeof(*rr));
+	rr->err = sys_prog_run(prog_fd, size ? ctx : NULL, size, NULL, 0, &rr->retval);
+	for (;;) {
+		memset(&attr, 0, sizeof(attr));
+		attr.start_id = id;
+		if (sys_bpf(BPF_PROG_GET_NEXT_ID, &attr, sizeof(attr)))
+			break;
+		id = attr.next_id;
+		fd = sys_fd_by_id(BPF_PROG_GET_FD_BY_ID, id);
+		if (fd < 0)
+			continue;
+		if (prog_info(fd, &info, ids) && rr->nchildren < MAX_CHILDREN) {
+			struct child_view *c = &rr->children[rr->nchildren];
+
+			memcpy(c->tag, info.tag, sizeof(c->tag));
+			c->nr_maps = info.nr_map_ids;
+			c->maps_fresh = info.nr_map_ids <= MAX_BOUND;
+			for (i = 0; i < info.nr_map_ids && i < MAX_BOUND; i++)
+				if (ids[i] <= last_map)
+					c->maps_fresh = false;
+		}
+		rr->nchildren++;
+		close(fd);
+	}
+	/* a loader's result is its child's fd in this table */
+	if (!rr->err && (int)rr->retval > 2 && prog_info((int)rr->retval, &info, ids) &&
+	    info.id > last_prog)
+		close((int)rr->retval);
+}
+
+/* run_watch() in a child process, whose fd table no thread shares. */
+static void run_watch_apart(int prog_fd, void *ctx, uint32_t size, struct run_result *rr)
+{
 	int p[2], status;
 	pid_t pid;
 
-	if (pipe(p))
-		return -errno;
+	memset(rr, 0, sizeof(*rr));
+	rr->err = -EIO;
+	if (pipe(p)) {
+		rr->err = -errno;
+		return;
+	}
 	pid = fork();
 	if (pid < 0) {
+		rr->err = -errno;
 		close(p[0]);
 		close(p[1]);
-		return -errno;
+		return;
 	}
 	if (!pid) {
 		close(p[0]);
-		res.err = sys_prog_run(prog_fd, NULL, 0, NULL, 0, &res.ret);
-		_exit(write(p[1], &res, sizeof(res)) == sizeof(res) ? 0 : 1);
+		run_watch(prog_fd, ctx, size, rr);
+		_exit(write(p[1], rr, sizeof(*rr)) == sizeof(*rr) ? 0 : 1);
 	}
 	close(p[1]);
-	if (read(p[0], &res, sizeof(res)) != sizeof(res))
-		res.err = -EIO;
+	if (read(p[0], rr, sizeof(*rr)) != sizeof(*rr)) {
+		memset(rr, 0, sizeof(*rr));
+		rr->err = -EIO;
+	}
 	close(p[0]);
 	waitpid(pid, &status, 0);
-	*retval = res.ret;
-	return res.err;
 }
 
-static void view_prog(const struct arena *ar, int prog_fd, uint32_t prog_type,
-		      struct prog_view *pv)
+static void view_prog(const struct input *in, const struct arena *ar, int prog_fd,
+		      uint32_t prog_type, struct prog_view *pv)
 {
 	struct bpf_prog_info info;
 	uint32_t ids[MAX_BOUND];
-	union bpf_attr attr;
 	unsigned int i;
 
 	memset(pv, 0, sizeof(*pv));
-	memset(&info, 0, sizeof(info));
-	info.nr_map_ids = MAX_BOUND;
-	info.map_ids = (uintptr_t)ids;
-	memset(&attr, 0, sizeof(attr));
-	attr.info.bpf_fd = (uint32_t)prog_fd;
-	attr.info.info_len = sizeof(info);
-	attr.info.info = (uintptr_t)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr, sizeof(attr)))
+	if (!prog_info(prog_fd, &info, ids))
 		return;
 	pv->info_ok = true;
 	memcpy(pv->tag, info.tag, sizeof(pv->tag));
@@ -305,16 +444,24 @@ static void view_prog(const struct arena *ar, int prog_fd, uint32_t prog_type,
 		pv->maps[i].also_bound = bound_by_other(ar, prog_fd, ids[i]);
 	}
 	if (prog_type == BPF_PROG_TYPE_SYSCALL && info.type == BPF_PROG_TYPE_SYSCALL) {
+		int tmp_fd;
+		void *ctx = run_ctx(in, ar, prog_fd, &tmp_fd);
+
 		pv->ran = true;
 		/* after a race, the thread's exit may not have dropped its share
 		 * of the fd table yet, and a verified run needs one of its own */
-		pv->run_err = ar->raced ? run_apart(prog_fd, &pv->retval) :
-			      sys_prog_run(prog_fd, NULL, 0, NULL, 0, &pv->retval);
-		if (pv->run_err) {
+		if (ar->raced)
+			run_watch_apart(prog_fd, ctx, in->ctx_size, &pv->run);
+		else
+			run_watch(prog_fd, ctx, in->ctx_size, &pv->run);
+		if (tmp_fd >= 0)
+			close(tmp_fd);
+		oracle_children += pv->run.nchildren;
+		if (pv->run.err) {
 			oracle_run_errors++;
 			if (fuzz_verbose)
 				printf("hornet_fuzz:   run of the accepted program failed: %s\n",
-				       strerror(-pv->run_err));
+				       strerror(-pv->run.err));
 		}
 	}
 }
@@ -530,8 +677,9 @@ static int judge(const struct seed *sd, const struct arena *ar, const struct out
 		} else if (!bm->value_ok || memcmp(bm->value, sd->blob, sd->blob_len)) {
 			add(why, len, "bound map's value%s is not the seed's blob", "");
 			broken++;
-		} else if (bm->value_written && pv->ran && (pv->run_err || !sd->have_ref ||
-							       pv->retval != sd->ref_retval)) {
+		} else if (bm->value_written && pv->ran && !sd->spawner &&
+			   (pv->run.err || !sd->have_ref || pv->run.retval != sd->ref_retval)) {
+			/* (a loader's run vouches through its child's tag, below) */
 			add(why, len, "write-only bound map%s: the run does not vouch for its value", "");
 			broken++;
 		} else if (bm->write_err == 0) {
@@ -555,12 +703,36 @@ static int judge(const struct seed *sd, const struct arena *ar, const struct out
 			broken++;
 		}
 	}
+	/* children: only a loader's run makes any, each the child its blob
+	 * holds, bound only to maps that run made */
+	if (pv->ran && pv->run.nchildren && !sd->spawner) {
+		add(why, len, "the run made programs%s", "");
+		broken++;
+	}
+	if (pv->ran && sd->spawner && sd->blob_len >= SPAWN_CHILD_INSNS * 8) {
+		uint8_t child_tag[BPF_TAG_SIZE];
+
+		predict_tag((const struct bpf_insn *)sd->blob, SPAWN_CHILD_INSNS, child_tag);
+		if (pv->run.nchildren > MAX_CHILDREN) {
+			add(why, len, "the run made more than %s programs", "4");
+			broken++;
+		}
+		for (i = 0; i < pv->run.nchildren && i < MAX_CHILDREN; i++) {
+			if (memcmp(pv->run.children[i].tag, child_tag, sizeof(child_tag))) {
+				add(why, len, "a program the run made is not %s", "the blob's child");
+				broken++;
+			} else if (!pv->run.children[i].maps_fresh) {
+				add(why, len, "a child binds a map %s", "the run did not make");
+				broken++;
+			}
+		}
+	}
 	/* run */
-	if (!calibrating && sd->have_ref && pv->ran && !pv->run_err &&
-	    pv->retval != sd->ref_retval) {
+	if (!calibrating && sd->have_ref && !sd->spawner && pv->ran && !pv->run.err &&
+	    pv->run.retval != sd->ref_retval) {
 		char r[48];
 
-		snprintf(r, sizeof(r), "%#x, the seed's %#x", pv->retval, sd->ref_retval);
+		snprintf(r, sizeof(r), "%#x, the seed's %#x", pv->run.retval, sd->ref_retval);
 		add(why, len, "run returned %s", r);
 		broken++;
 	}
@@ -581,7 +753,7 @@ void oracle_check(const struct input *in, const struct arena *ar,
 	v->matched_seed = -1;
 	if (out->prog_fd < 0)
 		return;
-	view_prog(ar, out->prog_fd, prog_type, &pv);
+	view_prog(in, ar, out->prog_fd, prog_type, &pv);
 
 	for (s = 0; s < fuzz_nseeds; s++) {
 		const struct seed *sd = &fuzz_seeds[s];
@@ -612,9 +784,9 @@ void oracle_check(const struct input *in, const struct arena *ar,
 			snprintf(v->why, sizeof(v->why), "no signed seed to compare with");
 	} else {
 		v->why[0] = 0;
-		if (calibrating && pv.ran && !pv.run_err) {
+		if (calibrating && pv.ran && !pv.run.err && !fuzz_seeds[v->matched_seed].spawner) {
 			fuzz_seeds[v->matched_seed].have_ref = true;
-			fuzz_seeds[v->matched_seed].ref_retval = pv.retval;
+			fuzz_seeds[v->matched_seed].ref_retval = pv.run.retval;
 		}
 	}
 	for (i = 0; i < pv.nr_maps && i < MAX_BOUND; i++)

@@ -56,6 +56,8 @@ struct seed fuzz_seeds[FUZZ_MAX_SEEDS] = {
 	  .blob_len = 0, .valid = true },
 	{ .name = "attack-loader", .payload_file = "attack-loader.bin",
 	  .sig_file = "attack-loader.p7s", .blob_len = BLOB64, .valid = true },
+	{ .name = "spawner", .payload_file = "attack-spawner.bin",
+	  .sig_file = "attack-spawner.p7s", .blob_len = BLOB64, .valid = true, .spawner = true },
 	{ .name = "stranger", .payload_file = "payload.bin", .sig_file = "stranger.p7s",
 	  .blob_len = BLOB64, .required = true },
 	{ .name = "unsigned", .payload_file = "payload.bin", .sig_file = NULL,
@@ -69,7 +71,7 @@ struct seed fuzz_seeds[FUZZ_MAX_SEEDS] = {
 	{ .name = "insns-only", .payload_file = "payload.bin", .sig_file = "build-insns.p7s",
 	  .blob_len = BLOB64 },
 };
-unsigned int fuzz_nseeds = 13;
+unsigned int fuzz_nseeds = 14;
 int fuzz_helper_seed = -1;
 bool fuzz_core_checks;
 const char *fuzz_data_dirs[8];
@@ -77,7 +79,7 @@ unsigned int fuzz_ndata_dirs;
 bool fuzz_verbose;
 bool fuzz_strict_sig;
 
-extern unsigned long oracle_run_errors;
+extern unsigned long oracle_run_errors, oracle_children;
 
 static const char *out_dir = "/tmp";
 
@@ -93,15 +95,18 @@ static void usage(FILE *f)
 "try takes a seed (a load of the test suite, signed or not), applies up to\n"
 "four mutations (the load's bpf_attr fields, fd_array and its entries, the\n"
 "signature, the instructions, the blob map's bytes, type, flags and past,\n"
-"or a thread that races the load), loads it, and checks every program that\n"
-"gets in, side loads included, against the oracle: in enforce mode a load\n"
-"may succeed only with the instructions, signature (zero bytes after it\n"
-"allowed) and keyring (0 or 1) of a signed seed, bound to exactly one\n"
-"fresh, frozen, single-element array map (none for a map-less seed) whose\n"
-"value is that seed's blob, which gives no new fd by id and no other\n"
-"program is bound to, and run to the seed's result. Anything else that\n"
-"loads is a bypass: the try is printed with its mutations, saved as a\n"
-"replay file in the --out-dir, and the run stops with status 1.\n"
+"the syscall entry, a thread or process that races the load, the context\n"
+"of the run), loads it, and checks every program that gets in, side loads\n"
+"included, against the oracle: in enforce mode a load may succeed only\n"
+"with the instructions, signature (zero bytes after it allowed) and\n"
+"keyring (0 or 1) of a signed seed, bound to exactly one fresh, frozen,\n"
+"single-element array map (none for a map-less seed) whose value is that\n"
+"seed's blob, which gives no new fd by id and no other program is bound\n"
+"to, and run to the seed's result; a loader's run (the spawner seed) may\n"
+"make only the child its blob holds, bound only to maps the run made.\n"
+"Anything else that loads is a bypass: the try is printed with its\n"
+"mutations, saved as a replay file in the --out-dir, and the run stops\n"
+"with status 1.\n"
 "\n"
 "A load that matches a signed seed but for bytes of the PKCS#7 container\n"
 "around the trusted signer's signature value (which still verifies only\n"
@@ -705,10 +710,17 @@ static void calibrate(void)
 		}
 		if (ar.side_bypass)
 			bypass(&in, &out, &v, ar.side_why, 0, 0, "calibration");
-		printf("hornet_fuzz: signed seed %s loads unmutated: %u insns, %u-byte blob, "
-		       "%u-byte signature, run returns %#x\n",
-		       fuzz_seeds[i].name, fuzz_seeds[i].insn_len / 8, fuzz_seeds[i].blob_len,
-		       fuzz_seeds[i].sig_len, fuzz_seeds[i].ref_retval);
+		if (fuzz_seeds[i].spawner)
+			printf("hornet_fuzz: signed seed %s loads unmutated: %u insns, %u-byte blob, "
+			       "%u-byte signature, a loader: its run loads its child\n",
+			       fuzz_seeds[i].name, fuzz_seeds[i].insn_len / 8,
+			       fuzz_seeds[i].blob_len, fuzz_seeds[i].sig_len);
+		else
+			printf("hornet_fuzz: signed seed %s loads unmutated: %u insns, %u-byte blob, "
+			       "%u-byte signature, run returns %#x\n",
+			       fuzz_seeds[i].name, fuzz_seeds[i].insn_len / 8,
+			       fuzz_seeds[i].blob_len, fuzz_seeds[i].sig_len,
+			       fuzz_seeds[i].ref_retval);
 		arena_close(&ar);
 	}
 }
@@ -746,10 +758,10 @@ static void summary(uint64_t s, double secs)
 	printf("hornet_fuzz: summary seed=%#" PRIx64 " mode=%s tries=%lu seconds=%.1f "
 	       "tries_per_second=%.1f accepted=%lu (each the bytes of a signed seed) "
 	       "sig_variants=%lu refused=%lu [%s] helper_loads=%lu setup_notes=%lu "
-	       "run_errors=%lu\n",
+	       "run_errors=%lu children=%lu\n",
 	       s, mode_name, st.tries, secs, secs > 0 ? (double)st.tries / secs : 0.0,
 	       st.accepted, st.variants, st.refused, hist, st.helpers, st.noted,
-	       oracle_run_errors);
+	       oracle_run_errors, oracle_children);
 }
 
 int main(int argc, char **argv)

@@ -39,6 +39,13 @@ struct seed {
 	bool valid;			/* in the oracle's signed set */
 	bool required;			/* a run without it is a setup failure */
 	unsigned int trusted_signer;	/* which SignerInfo a trusted key made */
+	/*
+	 * A loader (hornet_attack's spawner): its run makes a map and loads
+	 * a child through bpf_sys_bpf(), the first SPAWN_CHILD_INSNS
+	 * instructions of its blob, bound to that map or to the fd its
+	 * context names; it returns the child's fd.
+	 */
+	bool spawner;
 	/* filled when the files are read */
 	bool present;
 	uint8_t *insns;
@@ -135,6 +142,33 @@ enum race {
 	RACE_MAX
 };
 
+/* Where the race runs from, and whose fd table it acts on. */
+enum race_from {
+	RF_THREAD,		/* a thread, sharing the loader's fd table */
+	RF_THREAD_UNSHARED,	/* a thread that unshare(CLONE_FILES)d first */
+	RF_PROC_FILES,		/* another process, clone(CLONE_FILES): the same table */
+	RF_PROC,		/* another process with a copy of the table (fork) */
+	RF_MAX
+};
+
+/* The spawner's context (hornet_attack.c): the fd its child binds, flags. */
+#define SPAWN_USE_FD		1	/* the child binds ctx.fd, not the run's map */
+#define SPAWN_FREEZE		2	/* the run freezes that map before the load */
+#define SPAWN_CHILD_INSNS	4
+/* The most context bytes a run is given. */
+#define FUZZ_MAX_CTX		4096
+
+/* What the fd of the run's context names. */
+enum ctx_kind {
+	CTX_OWN,		/* nothing: the child gets the run's own map */
+	CTX_BLOB,		/* the loader's sealed blob */
+	CTX_FOREIGN,		/* a map of this process */
+	CTX_FOREIGN_FROZEN,	/* the same, frozen */
+	CTX_PROG,		/* the loader itself */
+	CTX_NUMBER,		/* a number */
+	CTX_MAX
+};
+
 /* Which keyring keyring_id names. */
 enum kr_kind { KR_VALUE, KR_FRESH, KR_BUILD, KR_STRANGER, KR_MAX };
 
@@ -160,6 +194,7 @@ struct input {
 	uint8_t history;
 	uint8_t race;
 	uint32_t race_param;
+	uint8_t race_from;		/* enum race_from */
 
 	uint8_t sig[FUZZ_MAX_SIG];	/* zero past sig_len */
 	uint32_t sig_len;
@@ -180,6 +215,12 @@ struct input {
 	struct { uint8_t kind; int32_t val; } fds[FUZZ_MAX_FDS];
 	uint32_t attr_size;
 	bool attr_tail;			/* a non-zero byte past the attr */
+	bool int80;			/* made through the 32-bit entry, int $0x80 */
+	/* the context of the oracle's run of a program that got in */
+	uint8_t ctx_kind;		/* enum ctx_kind */
+	uint8_t ctx_flags;		/* SPAWN_* bits */
+	uint32_t ctx_size;
+	uint32_t ctx_val;		/* the fd of CTX_NUMBER */
 	uint8_t license_kind;		/* 0 "GPL", 1 NULL, 2 "", 3 "Proprietary", 4 unmapped */
 	char prog_name[BPF_OBJ_NAME_LEN];
 	uint8_t btf_field;		/* 0 none, else which BTF field is set */

@@ -38,6 +38,7 @@
 #include <linux/userfaultfd.h>
 
 #include "blob_map.h"
+#include "bpf_int80.h"
 #include "hornet_uapi.h"
 #include "prog_tag.h"
 #include "sha256.h"
@@ -216,11 +217,19 @@ static void usage(FILE *f)
 "                     blob's result, the late blob's, neither; run=-N if\n"
 "                     the run fails)\n"
 "  --verifier-log     print the verifier's log to stderr\n"
+"  --int80            make the load through the 32-bit syscall entry, as an\n"
+"                     i386 process does: int $0x80 with i386's number of\n"
+"                     bpf (%d), the attr and what it points to (the\n"
+"                     instructions, the license, fd_array, the\n"
+"                     signature) copied below 4 GiB first. Prints\n"
+"                     entry=int80 before errno=. Takes none of the BTF\n"
+"                     options, --bad-sig-ptr, --sig-size, --verifier-log\n"
+"                     and --late-write\n"
 "  -h, --help         show this help\n"
 "\n"
 "Exit status: 0 when the load's result was printed, 1 when setting it up\n"
 "failed, 2 on bad usage.\n", MAP_BY_FD_NUM, KSYM_VAR_ID, KSYM_BTF_FD_NUM,
-		KSYM_BTF_FD_NUM, PROG_MAGIC);
+		KSYM_BTF_FD_NUM, PROG_MAGIC, I386_NR_BPF);
 }
 
 static void usage_error(const char *fmt, const char *arg)
@@ -255,6 +264,61 @@ static uint64_t ptr_to_u64(const void *p)
 static long sys_bpf(int cmd, void *attr, unsigned int size)
 {
 	return syscall(__NR_bpf, cmd, attr, size);
+}
+
+/* A bump allocator in one mapping below 2 GiB (MAP_32BIT), for --int80. */
+struct low_area {
+	uint8_t *base;
+	size_t used, size;
+};
+
+/* low_copy - LEN bytes of SRC copied into @a, 8-byte aligned; its address. */
+static uint64_t low_copy(struct low_area *a, const void *src, size_t len)
+{
+	uint8_t *dst;
+
+	a->used = (a->used + 7) & ~(size_t)7;
+	if (len > a->size - a->used)
+		setup_failed("--int80: the low area is too small");
+	dst = a->base + a->used;
+	memcpy(dst, src, len);
+	a->used += len;
+	return ptr_to_u64(dst);
+}
+
+/*
+ * int80_prog_load - BPF_PROG_LOAD of @attr through bpf_int80(), with the
+ * attr, its instructions, license, fd_array (@fd_cnt entries) and
+ * signature (@sig_len bytes) copied below 4 GiB, as an i386 process would
+ * hold them; the same bytes the 64-bit entry would read.
+ */
+static int int80_prog_load(const hornet_prog_load_attr *attr, unsigned int attr_size,
+			   unsigned int fd_cnt, size_t sig_len)
+{
+	struct low_area a = { .size = 1 << 20 };
+	hornet_prog_load_attr low = *attr;
+	const char *license = (const char *)(uintptr_t)attr->license;
+	uint64_t at;
+	int fd, err;
+
+	a.base = bpf_int80_area(a.size);
+	if (!a.base)
+		setup_failed("mmap MAP_32BIT");
+	low.insns = low_copy(&a, (const void *)(uintptr_t)attr->insns,
+			     (size_t)attr->insn_cnt * sizeof(struct bpf_insn));
+	low.license = low_copy(&a, license, strlen(license) + 1);
+	if (attr->fd_array)
+		low.fd_array = low_copy(&a, (const void *)(uintptr_t)attr->fd_array,
+					fd_cnt * sizeof(int));
+	if (attr->signature)
+		low.signature = low_copy(&a, (const void *)(uintptr_t)attr->signature,
+					 sig_len ? sig_len : 1);
+	at = low_copy(&a, &low, sizeof(low));
+	fd = (int)bpf_int80(BPF_PROG_LOAD, (const void *)(uintptr_t)at, attr_size);
+	err = errno;
+	munmap(a.base, a.size);
+	errno = err;
+	return fd;
 }
 
 /* parse_uint - a decimal number in [0, max], or a usage error. */
@@ -463,6 +527,7 @@ struct load_opts {
 	const char *ksym_name;
 	bool old_attr;
 	bool verifier_log;
+	bool int80;
 	enum btf_part btf;
 	bool mmapable;
 	enum late_write late;
@@ -1478,10 +1543,15 @@ static int do_load(const struct load_opts *o)
 	attr_size = o->old_attr ? HORNET_OLD_PROG_LOAD_ATTR_SIZE : sizeof(attr);
 
 	t0 = monotonic_ns();
-	prog_fd = (int)sys_bpf(BPF_PROG_LOAD, &attr, attr_size);
+	if (o->int80)
+		prog_fd = int80_prog_load(&attr, attr_size, 2, sig_len);
+	else
+		prog_fd = (int)sys_bpf(BPF_PROG_LOAD, &attr, attr_size);
 	err = prog_fd < 0 ? errno : 0;
 	t1 = monotonic_ns();
 
+	if (o->int80)
+		printf("entry=int80\n");
 	printf("errno=%d\n", -err);
 	printf("pid=%d\n", (int)getpid());
 	printf("load_ns=%llu-%llu\n", t0, t1);
@@ -1887,7 +1957,8 @@ static int cmd_load(int argc, char **argv)
 		OPT_NO_FREEZE, OPT_HASH_MAP, OPT_EXTRA_MAP, OPT_EXTRA_BTF, OPT_HOLD, OPT_EXCLUSIVE,
 		OPT_OLD_ATTR, OPT_VERIFIER_LOG, OPT_EXCLUSIVE_OTHER, OPT_SPARSE, OPT_NO_MAP,
 		OPT_MAP_BY_FD, OPT_PLAIN, OPT_PROG_BTF, OPT_FUNC_INFO, OPT_LINE_INFO,
-		OPT_CORE_RELO, OPT_MMAPABLE, OPT_LATE_WRITE, OPT_KSYM_BTF, OPT_KSYM_NAME, OPT_MAX
+		OPT_CORE_RELO, OPT_MMAPABLE, OPT_LATE_WRITE, OPT_KSYM_BTF, OPT_KSYM_NAME, OPT_INT80,
+		OPT_MAX
 	};
 	static const struct option longopts[] = {
 		{ "sig", required_argument, NULL, OPT_SIG },
@@ -1918,6 +1989,7 @@ static int cmd_load(int argc, char **argv)
 		{ "core-relo", no_argument, NULL, OPT_CORE_RELO },
 		{ "mmapable", no_argument, NULL, OPT_MMAPABLE },
 		{ "late-write", required_argument, NULL, OPT_LATE_WRITE },
+		{ "int80", no_argument, NULL, OPT_INT80 },
 		{ "ksym-btf", no_argument, NULL, OPT_KSYM_BTF },
 		{ "ksym-name", required_argument, NULL, OPT_KSYM_NAME },
 		{ "help", no_argument, NULL, 'h' },
@@ -2008,6 +2080,9 @@ static int cmd_load(int argc, char **argv)
 		case OPT_VERIFIER_LOG:
 			o.verifier_log = true;
 			break;
+		case OPT_INT80:
+			o.int80 = true;
+			break;
 		case OPT_EXCLUSIVE_OTHER:
 			o.exclusive = true;
 			o.exclusive_other = true;
@@ -2082,6 +2157,9 @@ static int cmd_load(int argc, char **argv)
 	if (o.late != LATE_NONE &&
 	    (o.no_freeze || o.hold || o.form != FORM_FD_ARRAY || o.btf != BTF_NONE))
 		usage_error("--late-write takes none of --no-freeze, --hold, --no-map, --map-by-fd, --ksym-btf and the BTF options%s", "");
+	if (o.int80 && (o.btf != BTF_NONE || o.bad_sig_ptr || o.sig_size >= 0 ||
+			o.verifier_log || o.late != LATE_NONE))
+		usage_error("--int80 takes none of the BTF options, --bad-sig-ptr, --sig-size, --verifier-log and --late-write%s", "");
 	if (o.plain && o.exclusive)
 		usage_error("--plain and --exclusive%s contradict each other",
 			    o.exclusive_other ? "-other" : "");
