@@ -1406,18 +1406,25 @@ struct racer {
 	atomic_int ktid;		/* the thread's kernel tid, for /proc/self/task */
 };
 
-static void race_grab(struct racer *r)
+/* The live id after *ID of CMD (a GET_NEXT_ID command), into *ID; false: none. */
+bool fuzz_next_id(int cmd, uint32_t *id)
 {
 	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.start_id = *id;
+	if (sys_bpf(cmd, &attr, sizeof(attr)))
+		return false;
+	*id = attr.next_id;
+	return true;
+}
+
+static void race_grab(struct racer *r)
+{
 	uint32_t id = 0;
 	int fd;
 
-	for (;;) {
-		memset(&attr, 0, sizeof(attr));
-		attr.start_id = id;
-		if (sys_bpf(BPF_PROG_GET_NEXT_ID, &attr, sizeof(attr)))
-			break;
-		id = attr.next_id;
+	while (fuzz_next_id(BPF_PROG_GET_NEXT_ID, &id)) {
 		fd = sys_fd_by_id(BPF_PROG_GET_FD_BY_ID, id);
 		if (fd >= 0)
 			close(fd);

@@ -277,16 +277,11 @@ static bool bound_by_other(const struct arena *ar, int prog_fd, uint32_t id)
 /* The highest id of a live program or map (CMD: a GET_NEXT_ID), or 0. */
 static uint32_t last_id(int cmd)
 {
-	union bpf_attr attr;
 	uint32_t id = 0;
 
-	for (;;) {
-		memset(&attr, 0, sizeof(attr));
-		attr.start_id = id;
-		if (sys_bpf(cmd, &attr, sizeof(attr)))
-			return id;
-		id = attr.next_id;
-	}
+	while (fuzz_next_id(cmd, &id))
+		;
+	return id;
 }
 
 /* The tag and map ids of program FD (at most MAX_BOUND); false if unreadable. */
@@ -358,17 +353,11 @@ static void run_watch(int prog_fd, void *ctx, uint32_t size, struct run_result *
 	uint32_t last_map = last_id(BPF_MAP_GET_NEXT_ID);
 	uint32_t ids[MAX_BOUND], id = last_prog, i;
 	struct bpf_prog_info info;
-	union bpf_attr attr;
 	int fd;
 
 	memset(rr, 0, sizeof(*rr));
 	rr->err = sys_prog_run(prog_fd, size ? ctx : NULL, size, NULL, 0, &rr->retval);
-	for (;;) {
-		memset(&attr, 0, sizeof(attr));
-		attr.start_id = id;
-		if (sys_bpf(BPF_PROG_GET_NEXT_ID, &attr, sizeof(attr)))
-			break;
-		id = attr.next_id;
+	while (fuzz_next_id(BPF_PROG_GET_NEXT_ID, &id)) {
 		fd = sys_fd_by_id(BPF_PROG_GET_FD_BY_ID, id);
 		if (fd < 0)
 			continue;

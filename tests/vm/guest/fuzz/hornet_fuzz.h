@@ -281,6 +281,7 @@ int input_load(struct input *in, struct arena *ar, struct outcome *out);
 void arena_close(struct arena *ar);
 int fuzz_helper_load(int blob_fd, struct arena *ar, int *blob_out);
 int fuzz_prog_id(int prog_fd, uint32_t *id);
+bool fuzz_next_id(int cmd, uint32_t *id);
 int fuzz_map_id(int map_fd, uint32_t *id);
 bool fuzz_fd_is(int fd, const char *kind);
 
