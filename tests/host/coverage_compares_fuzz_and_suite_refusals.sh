@@ -11,6 +11,8 @@ tool=$ROOT/tests/coverage/unreached-refusals
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/security/hornet"
+printf 'enum hornet_verdict {\n\tHORNET_OK,\n\tHORNET_BADMAP,\n\tHORNET_VERDICT_MAX\n};\n' \
+	>"$tmp/security/hornet/hornet.h"
 cat >"$tmp/security/hornet/y.c" <<'C'
 int g(void)
 {
