@@ -288,7 +288,8 @@ static uint64_t low_copy(struct low_area *a, const void *src, size_t len)
 
 /*
  * int80_prog_load - BPF_PROG_LOAD of @attr through bpf_int80(), with the
- * attr, its instructions, license, fd_array (@fd_cnt entries) and
+ * attr, its instructions, license, fd_array (@fd_cnt entries, all the
+ * array holds: a sparse load reads past fd_array_cnt) and
  * signature (@sig_len bytes) copied below 4 GiB, as an i386 process would
  * hold them; the same bytes the 64-bit entry would read.
  */
@@ -1544,7 +1545,7 @@ static int do_load(const struct load_opts *o)
 
 	t0 = monotonic_ns();
 	if (o->int80)
-		prog_fd = int80_prog_load(&attr, attr_size, 2, sig_len);
+		prog_fd = int80_prog_load(&attr, attr_size, sizeof(fds) / sizeof(fds[0]), sig_len);
 	else
 		prog_fd = (int)sys_bpf(BPF_PROG_LOAD, &attr, attr_size);
 	err = prog_fd < 0 ? errno : 0;
