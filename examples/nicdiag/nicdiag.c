@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <net/if.h>
 #include <sys/syscall.h>
+#include <sys/utsname.h>
 #include <linux/bpf.h>
 
 #include "nicdiag.h"
@@ -206,30 +207,17 @@ static const char *errno_name(int err)
 	return "?";
 }
 
-/* Whether Hornet's mode file says "off"; false when it cannot be read. */
-static bool hornet_mode_off(void)
-{
-	char mode[16] = "";
-	FILE *f = fopen("/sys/kernel/security/hornet/mode", "r");
-
-	if (!f)
-		return false;
-	if (!fgets(mode, sizeof(mode), f))
-		mode[0] = '\0';
-	fclose(f);
-	return !strncmp(mode, "off", 3);
-}
-
 /*
- * Whether Hornet decides loads, as far as we can tell: it is among the
- * active LSMs and its mode is not "off" (then only the kernel's own check,
- * on Linux 7.3 and later, refuses a signature).
+ * Whether Hornet refuses what it does not vouch for: it is among the active
+ * LSMs and its mode file says "enforce", or cannot be read (then it may).
+ * In "audit" and "off" it refuses nothing.
  */
-static bool hornet_active(void)
+static bool hornet_enforces(void)
 {
-	char lsms[256] = "";
-	FILE *f = fopen("/sys/kernel/security/lsm", "r");
+	char lsms[256] = "", mode[16] = "";
+	bool listed = false;
 	char *tok, *save;
+	FILE *f = fopen("/sys/kernel/security/lsm", "r");
 
 	if (!f)
 		return false;
@@ -237,19 +225,44 @@ static bool hornet_active(void)
 		lsms[0] = '\0';
 	fclose(f);
 	for (tok = strtok_r(lsms, ",\n", &save); tok; tok = strtok_r(NULL, ",\n", &save))
-		if (!strcmp(tok, "hornet"))
-			return !hornet_mode_off();
-	return false;
+		listed |= !strcmp(tok, "hornet");
+	if (!listed)
+		return false;
+	f = fopen("/sys/kernel/security/hornet/mode", "r");
+	if (!f)
+		return true;
+	if (!fgets(mode, sizeof(mode), f))
+		mode[0] = '\0';
+	fclose(f);
+	return strncmp(mode, "audit", 5) && strncmp(mode, "off", 3);
 }
 
 /*
- * Why the load failed, in the terms signature errnos stand for: Hornet's
- * when it is active, else the kernel's own check (Linux 7.3 and later
- * verify a light skeleton's signature in the BPF core).
+ * Whether the BPF core checks a light skeleton's signature itself, as
+ * Linux 7.3 and later do: then a signature that does not verify is the
+ * kernel's refusal whatever Hornet's mode, and Hornet only records it.
+ */
+static bool kernel_checks_signatures(void)
+{
+	struct utsname u;
+	unsigned int major, minor;
+
+	if (uname(&u) || sscanf(u.release, "%u.%u", &major, &minor) != 2)
+		return false;
+	return major > 7 || (major == 7 && minor >= 3);
+}
+
+/*
+ * Why the load failed, in the terms signature errnos stand for, naming who
+ * refuses: the kernel's own check for a signature that does not verify
+ * where the BPF core checks it (7.3 and later), else Hornet when it
+ * enforces; Hornet for what only its policy refuses (unsigned, a keyring
+ * or digest it does not accept).
  */
 static const char *refusal_reason(int err)
 {
-	bool hornet = hornet_active();
+	bool hornet = hornet_enforces();
+	bool core = kernel_checks_signatures();
 
 	switch (err) {
 	case EPERM:
@@ -257,18 +270,22 @@ static const char *refusal_reason(int err)
 			return "refused by Hornet: unsigned or not verified";
 		return "not permitted (nicdiag needs CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN)";
 	case ENOKEY:
-		return hornet ? "refused by Hornet: no trusted key vouches for the signer" :
+		return hornet && !core ? "refused by Hornet: no trusted key vouches for the signer" :
 				"refused by the kernel: no trusted key vouches for the signer";
 	case EKEYREJECTED:
+		if (hornet && core)
+			return "refused by the kernel: signature does not match, or by Hornet: its keyring is not accepted";
 		return hornet ? "refused by Hornet: signature does not match, or its keyring is not accepted" :
 				"refused by the kernel: signature does not match";
 	case EKEYREVOKED:
-		return hornet ? "refused by Hornet: the signer's key is revoked" :
+		return hornet && !core ? "refused by Hornet: the signer's key is revoked" :
 				"refused by the kernel: the signer's key is revoked";
 	case EBADMSG:
-		return hornet ? "refused by Hornet: malformed signature" :
+		return hornet && !core ? "refused by Hornet: malformed signature" :
 				"refused by the kernel: malformed signature";
 	case ENOPKG:
+		if (hornet && core)
+			return "refused by the kernel or by Hornet: unsupported signature algorithm";
 		return hornet ? "refused by Hornet: unsupported signature algorithm" :
 				"refused by the kernel: unsupported signature algorithm";
 	}

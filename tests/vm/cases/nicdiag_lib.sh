@@ -39,11 +39,24 @@ nd_mix_line() {
 	printf '"malformed":{"eth_short":0,"ip_short":2,"ip_header":1,"ip_length":1,"l4_short":1,"l4_header":2}}\n'
 }
 
-# The messages nicdiag gives when the kernel refuses its load.
+# The messages nicdiag gives when the kernel refuses its load with Hornet
+# in enforce. On 7.3 the BPF core checks the signature itself, so a
+# signature that does not verify is the kernel's refusal, and only the
+# keyring policy's is Hornet's; on 6.12 both are Hornet's.
 ND_REFUSED="nicdiag: cannot load the BPF programs:"
 ND_MSG_EPERM="$ND_REFUSED refused by Hornet: unsigned or not verified (EPERM)"
-ND_MSG_EKEYREJECTED="$ND_REFUSED refused by Hornet: signature does not match, or its keyring is not accepted (EKEYREJECTED)"
-ND_MSG_ENOKEY="$ND_REFUSED refused by Hornet: no trusted key vouches for the signer (ENOKEY)"
+case "$(uname -r)" in
+6.*)
+	ND_MSG_EKEYREJECTED="$ND_REFUSED refused by Hornet: signature does not match, or its keyring is not accepted (EKEYREJECTED)"
+	ND_MSG_ENOKEY="$ND_REFUSED refused by Hornet: no trusted key vouches for the signer (ENOKEY)"
+	;;
+*)
+	ND_MSG_EKEYREJECTED="$ND_REFUSED refused by the kernel: signature does not match, or by Hornet: its keyring is not accepted (EKEYREJECTED)"
+	ND_MSG_ENOKEY="$ND_REFUSED refused by the kernel: no trusted key vouches for the signer (ENOKEY)"
+	;;
+esac
+# Where Hornet refuses nothing (audit, off), the kernel's own check alone.
+ND_MSG_KERNEL_EKEYREJECTED="$ND_REFUSED refused by the kernel: signature does not match (EKEYREJECTED)"
 
 # What the tampered build says once a kernel that checks nothing has loaded
 # it: the bit flipped in its blob is live, in the program's layout stamp

@@ -1,7 +1,8 @@
 # Proves: in enforce mode nicdiag signed by the stranger key, which no
 # keyring holds, is refused with -ENOKEY: it exits 1 saying "refused by
-# Hornet: no trusted key vouches for the signer", attaches nothing, and
-# Hornet records an unknown key.
+# Hornet: no trusted key vouches for the signer" (7.3: "refused by the
+# kernel", whose core checks the signature), attaches nothing, and Hornet
+# records an unknown key.
 # vm-append: hornet.mode=enforce
 . "$(dirname "$0")/nicdiag_lib.sh"
 nd_begin
