@@ -11,10 +11,19 @@
 #include <linux/bpf.h>
 #include <linux/lsm_hooks.h>
 #include <linux/refcount.h>
+#include <linux/slab.h>
 #include <linux/types.h>
 
 struct key;
 struct kvec;
+
+/*
+ * kzalloc_obj() is newer than 6.12: there, the same zeroed allocation,
+ * sized by the object it is for.
+ */
+#ifndef kzalloc_obj
+#define kzalloc_obj(P, GFP)	kzalloc(sizeof(P), GFP)
+#endif
 
 /**
  * enum hornet_mode - what Hornet does with a load that does not verify

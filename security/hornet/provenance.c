@@ -70,7 +70,7 @@ int hornet_prov_add(struct bpf_prog *prog, const struct hornet_result *res)
 
 	if (!hp)
 		return -ENOMEM;
-	rec = kzalloc(sizeof(*rec), GFP_KERNEL);
+	rec = kzalloc_obj(*rec, GFP_KERNEL);
 	if (!rec)
 		return -ENOMEM;
 	memcpy(rec->tag, prog->tag, sizeof(rec->tag));

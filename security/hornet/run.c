@@ -170,7 +170,7 @@ int hornet_run_begin(struct bpf_prog *prog, enum hornet_mode mode,
 	*verdict = HORNET_ERROR;
 	if (!hp)
 		return -ENOMEM;
-	run = kzalloc(sizeof(*run), GFP_KERNEL);
+	run = kzalloc_obj(*run, GFP_KERNEL);
 	if (!run)
 		return -ENOMEM;
 

@@ -557,7 +557,7 @@ enum hornet_verdict hornet_pending_new(const union bpf_attr *attr,
 	 */
 	if (attr->fd_array_cnt > 1)
 		return HORNET_BADMAP;
-	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	p = kzalloc_obj(*p, GFP_KERNEL);
 	if (!p)
 		return HORNET_ERROR;
 	p->insns = kvmemdup(prog->insnsi, bpf_prog_insn_size(prog),

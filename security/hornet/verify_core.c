@@ -82,7 +82,7 @@ static struct hornet_result *hornet_core_vouched(struct pkcs7_message *pkcs7)
 	struct hornet_result *v;
 	const char *signer;
 
-	v = kzalloc(sizeof(*v), GFP_KERNEL);
+	v = kzalloc_obj(*v, GFP_KERNEL);
 	if (!v)
 		return NULL;
 	signer = pkcs7_get_trusted_signer(pkcs7) ?: "?";
