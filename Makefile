@@ -22,7 +22,8 @@ help:
 	@echo "make coverage  build both kernels with gcov on Hornet, run make check's VM cases, write lcov reports to build/coverage/"
 	@echo "make fuzz-kernel  fuzz Hornet's load path in the VM on both kernels: hornet_fuzz for FUZZ_TIME"
 	@echo "             seconds each (default 600) or FUZZ_TRIES tries, trinity for TRINITY_CALLS calls"
-	@echo "             (default 100000); FUZZ_DEBUG=1 on the debug kernels"
+	@echo "             (default 100000); FUZZ_DEBUG=1 on the debug kernels; FUZZ_BOOTS=N splits"
+	@echo "             the tries over N boots side by side"
 	@echo "make kernel  extract, patch, configure and build the kernel, bpftool, libbpf"
 	@echo "make kernel-7.3  fetch Debian's linux-source-7.3, build 7.3 with Hornet, its bpftool and libbpf"
 	@echo "make packages  build the hornet-tools and nicdiag Debian packages into build/packages, lintian-checked"
@@ -110,13 +111,14 @@ fuzz: tests
 # corpus and fuzzes for FUZZ_TIME seconds (default 600) or FUZZ_TRIES
 # tries in enforce mode; its control inputs with Hornet off; trinity for
 # TRINITY_CALLS calls (default 100000). FUZZ_DEBUG=1: on the debug kernels.
-# FUZZ_KERNELS, FUZZ_PARTS: which kernels and boots. make check runs a
-# short one (tests/host/fuzz_kernel_smoke_on_both_kernels.sh).
+# FUZZ_KERNELS, FUZZ_PARTS: which kernels and boots; FUZZ_BOOTS=N: the
+# structured part as N boots side by side. make check runs a short one
+# (tests/host/fuzz_kernel_smoke_on_both_kernels.sh).
 FUZZ_TIME ?= 600
 fuzz-kernel: tests-7.3
 	@FUZZ_TIME=$(FUZZ_TIME) FUZZ_TRIES=$(FUZZ_TRIES) TRINITY_CALLS=$(TRINITY_CALLS) \
 		FUZZ_DEBUG=$(FUZZ_DEBUG) FUZZ_KERNELS="$(FUZZ_KERNELS)" FUZZ_PARTS="$(FUZZ_PARTS)" \
-		$(ROOT)/tests/fuzz/run-kernel
+		FUZZ_BOOTS=$(FUZZ_BOOTS) $(ROOT)/tests/fuzz/run-kernel
 
 # Mutation testing (tests/mutants/README): long, not part of check.
 mutants: tests-7.3
