@@ -263,6 +263,8 @@ static const char *refusal_reason(int err)
 {
 	bool hornet = hornet_enforces();
 	bool core = kernel_checks_signatures();
+	/* who refuses a signature that does not verify */
+	bool sig_hornet = hornet && !core;
 
 	switch (err) {
 	case EPERM:
@@ -270,7 +272,7 @@ static const char *refusal_reason(int err)
 			return "refused by Hornet: unsigned or not verified";
 		return "not permitted (nicdiag needs CAP_BPF, CAP_PERFMON and CAP_NET_ADMIN)";
 	case ENOKEY:
-		return hornet && !core ? "refused by Hornet: no trusted key vouches for the signer" :
+		return sig_hornet ? "refused by Hornet: no trusted key vouches for the signer" :
 				"refused by the kernel: no trusted key vouches for the signer";
 	case EKEYREJECTED:
 		if (hornet && core)
@@ -278,10 +280,10 @@ static const char *refusal_reason(int err)
 		return hornet ? "refused by Hornet: signature does not match, or its keyring is not accepted" :
 				"refused by the kernel: signature does not match";
 	case EKEYREVOKED:
-		return hornet && !core ? "refused by Hornet: the signer's key is revoked" :
+		return sig_hornet ? "refused by Hornet: the signer's key is revoked" :
 				"refused by the kernel: the signer's key is revoked";
 	case EBADMSG:
-		return hornet && !core ? "refused by Hornet: malformed signature" :
+		return sig_hornet ? "refused by Hornet: malformed signature" :
 				"refused by the kernel: malformed signature";
 	case ENOPKG:
 		if (hornet && core)
