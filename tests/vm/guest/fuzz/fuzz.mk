@@ -11,7 +11,9 @@
 # hornet-data/, and, when found, nomap-payload.bin and attack-loader.bin
 # (which hornet.mk keeps in $(B)/tests/hornet). Beside it,
 # $(OUT)/trinity-check, which runs Debian's trinity in the guest and
-# watches the programs that come alive (tests/fuzz/run-kernel).
+# watches the programs that come alive (tests/fuzz/run-kernel), and
+# $(OUT)/fake-trinity, which stands in for trinity in trinity-check's own
+# test.
 
 ROOT ?= $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/../../../..)
 B ?= $(ROOT)/build
@@ -35,7 +37,7 @@ OBJS := $(patsubst $(G)/%.c,$(OBJ)/%.o,$(SRCS))
 HDRS := $(wildcard $(G)/fuzz/*.h $(G)/hornet/*.h) $(G)/tlib.h
 
 .PHONY: all
-all: $(OUT)/hornet_fuzz $(OUT)/trinity-check
+all: $(OUT)/hornet_fuzz $(OUT)/trinity-check $(OUT)/fake-trinity
 
 $(OBJ)/%.o: $(G)/%.c $(HDRS) $(KHDR)/linux/bpf.h
 	@mkdir -p $(dir $@)
@@ -46,6 +48,10 @@ $(OUT)/hornet_fuzz: $(OBJS)
 	$(CC) $(LDFLAGS) -o $@ $^
 
 $(OUT)/trinity-check: $(OBJ)/fuzz/trinity_check.o $(OBJ)/tlib.o
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^
+
+$(OUT)/fake-trinity: $(OBJ)/fuzz/fake_trinity.o
 	@mkdir -p $(dir $@)
 	$(CC) $(LDFLAGS) -o $@ $^
 

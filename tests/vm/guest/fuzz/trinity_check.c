@@ -17,10 +17,19 @@
  * admitted ("verified" did not grow, since nothing trinity sends is
  * signed). Any program alive but not vouched for is printed and fails the
  * run.
+ *
+ * trinity may ask for all of the guest's memory, as root may; its maps
+ * stay charged until their deferred free runs, so the OOM killer, having
+ * killed every child, may kill trinity's main process too. Only then, and
+ * only when the kernel's log names that very process, is trinity started
+ * again, with the calls it has not reported making and another seed; the
+ * watch goes on throughout.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +44,8 @@
 
 #define HORNET_FS "/sys/kernel/security/hornet/"
 #define MAX_PROGRAMS 4096
+/* The kernel's words when its OOM killer kills a process, before "(comm)". */
+#define OOM_KILLED "Out of memory: Killed process "
 
 /* Hornet's counters file. */
 struct counters {
@@ -53,7 +64,8 @@ static unsigned long long samples, programs_seen, unvouched;
 static void usage(FILE *f)
 {
 	fputs("Usage: trinity-check [--calls N] [--seed S] [--children N] [--dir DIR]\n"
-	      "                     [--need-decisions] [--expect-unvouched]\n"
+	      "                     [--max-restarts N] [--need-decisions]\n"
+	      "                     [--expect-unvouched]\n"
 	      "\n"
 	      "Run trinity (DIR/trinity, loaded by DIR/ld-linux-x86-64.so.2 with\n"
 	      "DIR's libraries; default DIR /add/trinity-root) for N system calls\n"
@@ -63,11 +75,18 @@ static void usage(FILE *f)
 	      "syscall entries, with every kind of fd trinity makes but DRM and, by\n"
 	      "the seed's parity, eventfd (even) or sockets (odd): trinity 1.9\n"
 	      "crashes making its fds with all of eventfd, inotify, fanotify and\n"
-	      "sockets. Meanwhile, and once after, every\n"
-	      "live BPF program must be one Hornet's programs file lists with\n"
-	      "verdict ok or kernel and the program's own tag. In enforce mode,\n"
-	      "Hornet's counters must show that it admitted none of trinity's\n"
-	      "loads.\n"
+	      "sockets. Meanwhile, and once after, every live BPF program must\n"
+	      "be one Hornet's programs file lists with verdict ok or kernel and\n"
+	      "the program's own tag. In enforce mode, Hornet's counters must\n"
+	      "show that it admitted none of trinity's loads.\n"
+	      "\n"
+	      "When the kernel's OOM killer kills trinity's main process (the\n"
+	      "kernel's log says \"" OOM_KILLED "PID (trinity-main)\"\n"
+	      "for the very process started), trinity starts again with the calls\n"
+	      "it has not reported making (its \"[main] N iterations.\" lines) and\n"
+	      "the seed plus 2, at most N times (--max-restarts N, default 16); a\n"
+	      "run killed before it reported a call fails. Any other end of\n"
+	      "trinity's but status 0 fails.\n"
 	      "\n"
 	      "  --need-decisions    also fail unless some of trinity's loads\n"
 	      "                      reached Hornet's load hook (its \"seen\"\n"
@@ -220,6 +239,185 @@ static int load_unsigned(void)
 	return sys_bpf(BPF_PROG_LOAD, &attr, sizeof(attr));
 }
 
+/*
+ * Starts trinity for @calls calls with @seed; its stdout comes back
+ * through a pipe, whose reading end goes in *@out.
+ */
+static pid_t start_trinity(const char *dir, const char *calls,
+			   const char *children, const char *seed,
+			   const char *no_fds, int *out)
+{
+	char loader[256], libs[256], prog[256];
+	int p[2];
+	pid_t pid;
+
+	snprintf(loader, sizeof(loader), "%s/ld-linux-x86-64.so.2", dir);
+	snprintf(libs, sizeof(libs), "%s", dir);
+	snprintf(prog, sizeof(prog), "%s/trinity", dir);
+	expect(pipe2(p, O_CLOEXEC) == 0, "pipe: %s", strerror(errno));
+	fflush(stdout);
+	pid = fork();
+	expect(pid >= 0, "fork: %s", strerror(errno));
+	if (pid == 0) {
+		if (dup2(p[1], STDOUT_FILENO) < 0)
+			_exit(127);
+		execl(loader, loader, "--library-path", libs, prog,
+		      "--dangerous", "-q", "-l", "off",
+		      "-V", "/tmp/trinity-victims",
+		      no_fds, "-N", calls, "-C", children,
+		      "-s", seed,
+		      "-c", "bpf", "-c", "close", "-c", "dup2", "-c", "mmap",
+		      "-c", "mprotect", "-c", "userfaultfd", "-c", "clone",
+		      "-c", "unshare", (char *)NULL);
+		fprintf(stderr, "trinity-check: exec %s: %s\n", loader, strerror(errno));
+		_exit(127);
+	}
+	close(p[1]);
+	*out = p[0];
+	return pid;
+}
+
+/* What trinity wrote so far that is not a whole line yet. */
+struct relay {
+	char buf[4096];
+	size_t len;
+	unsigned long long reported;	/* N of its last "[main] N iterations." */
+};
+
+/* Prints one line of trinity's and notes the calls it says it made. */
+static void relay_line(struct relay *r, const char *line, size_t len)
+{
+	char *end;
+	unsigned long long n;
+
+	fwrite(line, 1, len, stdout);
+	if (!len || line[len - 1] != '\n')
+		putchar('\n');
+	fflush(stdout);
+	if (strncmp(line, "[main] ", 7) || line[7] < '0' || line[7] > '9')
+		return;
+	errno = 0;
+	n = strtoull(line + 7, &end, 10);
+	if (!errno && !strncmp(end, " iterations.", 12) && n > r->reported)
+		r->reported = n;
+}
+
+/*
+ * Reads what is in the pipe from trinity and relays its whole lines.
+ * Returns 1 when it read something, 0 at the end of the pipe (what is
+ * left of a line then relayed too), -1 when nothing is there now.
+ */
+static int relay(struct relay *r, int fd)
+{
+	ssize_t n = read(fd, r->buf + r->len, sizeof(r->buf) - r->len);
+	size_t start = 0;
+
+	if (n < 0) {
+		expect(errno == EAGAIN || errno == EINTR,
+		       "read trinity's output: %s", strerror(errno));
+		return -1;
+	}
+	if (n == 0) {
+		if (r->len)
+			relay_line(r, r->buf, r->len);
+		r->len = 0;
+		return 0;
+	}
+	r->len += (size_t)n;
+	for (size_t i = 0; i < r->len; i++) {
+		if (r->buf[i] != '\n')
+			continue;
+		relay_line(r, r->buf + start, i + 1 - start);
+		start = i + 1;
+	}
+	if (start == 0 && r->len == sizeof(r->buf)) {
+		relay_line(r, r->buf, r->len);
+		start = r->len;
+	}
+	memmove(r->buf, r->buf + start, r->len - start);
+	r->len -= start;
+	return 1;
+}
+
+/*
+ * Samples the live programs a few times a second until trinity (@pid)
+ * ends, relaying its output from @fd; returns its wait status.
+ */
+static int watch(pid_t pid, int fd, struct relay *r)
+{
+	int status;
+
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		pid_t w = waitpid(pid, &status, WNOHANG);
+
+		expect(w >= 0, "waitpid: %s", strerror(errno));
+		if (w == pid)
+			break;
+		sample();
+		if (fd < 0) {
+			usleep(200000);
+		} else if (poll(&pfd, 1, 200) > 0 && relay(r, fd) == 0) {
+			close(fd);
+			fd = -1;
+		}
+	}
+	/* trinity's children, if any live on, hold the pipe: take what is there. */
+	if (fd >= 0) {
+		expect(fcntl(fd, F_SETFL, O_NONBLOCK) == 0, "fcntl: %s", strerror(errno));
+		while (relay(r, fd) > 0)
+			;
+		if (r->len)
+			relay_line(r, r->buf, r->len);
+		r->len = 0;
+		close(fd);
+	}
+	return status;
+}
+
+/*
+ * Whether the kernel's log says that its OOM killer killed @pid, named
+ * trinity-main. The kernel prints that line just after it sends the
+ * kill, so a victim reaped first may be waited for before the line is
+ * there: look for up to two seconds.
+ */
+static int oom_killed_main(pid_t pid)
+{
+	char want[80], rec[8192];
+
+	snprintf(want, sizeof(want), OOM_KILLED "%d (trinity-main) ", (int)pid);
+	for (int tries = 0; tries < 10; tries++) {
+		int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK), found = 0;
+
+		expect(fd >= 0, "open /dev/kmsg: %s", strerror(errno));
+		for (;;) {
+			ssize_t n = read(fd, rec, sizeof(rec) - 1);
+			char *msg;
+
+			if (n < 0 && errno == EPIPE)	/* overwritten: go on */
+				continue;
+			if (n < 0 && errno == EAGAIN)
+				break;
+			expect(n > 0, "read /dev/kmsg: %s", n ? strerror(errno) : "end of file");
+			rec[n] = '\0';
+			msg = strchr(rec, ';');
+			if (msg && !strncmp(msg + 1, want, strlen(want)))
+				found = 1;
+		}
+		close(fd);
+		if (found)
+			return 1;
+		usleep(200000);
+	}
+	return 0;
+}
+
+/* A wait status as a shell shows it. */
+static int exit_code(int status)
+{
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -227,19 +425,22 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 's' },
 		{ "children", required_argument, NULL, 'C' },
 		{ "dir", required_argument, NULL, 'd' },
+		{ "max-restarts", required_argument, NULL, 'R' },
 		{ "need-decisions", no_argument, NULL, 'D' },
 		{ "expect-unvouched", no_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{}
 	};
 	const char *calls = "100000", *children = "4", *dir = "/add/trinity-root";
-	char seed[24], mode[32], loader[256], libs[256], prog[256];
+	const char *max_restarts_arg = "16";
+	char seed[24], mode[32];
 	const char *no_fds;
 	char taint0[32], taint1[32];
 	struct counters before, after;
 	int c, status, expect_unvouched = 0, need_decisions = 0;
+	int restarts = 0, max_restarts;
+	unsigned long long left, seed_n;
 	struct timespec t0, t1;
-	pid_t pid;
 
 	snprintf(seed, sizeof(seed), "%ld", (long)time(NULL));
 	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -255,6 +456,9 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			dir = optarg;
+			break;
+		case 'R':
+			max_restarts_arg = optarg;
 			break;
 		case 'u':
 			expect_unvouched = 1;
@@ -272,13 +476,16 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc || strspn(calls, "0123456789") != strlen(calls) ||
 	    !*calls || strspn(children, "0123456789") != strlen(children) ||
-	    !*children || strspn(seed, "0123456789") != strlen(seed) || !*seed) {
+	    !*children || strspn(seed, "0123456789") != strlen(seed) || !*seed ||
+	    strspn(max_restarts_arg, "0123456789") != strlen(max_restarts_arg) ||
+	    !*max_restarts_arg || strlen(max_restarts_arg) > 4 ||
+	    strlen(calls) > 18 || strlen(seed) > 18) {
 		usage(stderr);
 		return 2;
 	}
-	snprintf(loader, sizeof(loader), "%s/ld-linux-x86-64.so.2", dir);
-	snprintf(libs, sizeof(libs), "%s", dir);
-	snprintf(prog, sizeof(prog), "%s/trinity", dir);
+	max_restarts = atoi(max_restarts_arg);
+	left = strtoull(calls, NULL, 10);
+	seed_n = strtoull(seed, NULL, 10);
 
 	read_mode(mode, sizeof(mode));
 	read_counters(&before);
@@ -298,44 +505,46 @@ int main(int argc, char **argv)
 	       calls, children, seed, no_fds);
 	fflush(stdout);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	pid = fork();
-	expect(pid >= 0, "fork: %s", strerror(errno));
-	if (pid == 0) {
-		execl(loader, loader, "--library-path", libs, prog,
-		      "--dangerous", "-q", "-l", "off",
-		      "-V", "/tmp/trinity-victims",
-		      no_fds, "-N", calls, "-C", children,
-		      "-s", seed,
-		      "-c", "bpf", "-c", "close", "-c", "dup2", "-c", "mmap",
-		      "-c", "mprotect", "-c", "userfaultfd", "-c", "clone",
-		      "-c", "unshare", (char *)NULL);
-		fprintf(stderr, "trinity-check: exec %s: %s\n", loader, strerror(errno));
-		_exit(127);
-	}
 	for (;;) {
-		pid_t w = waitpid(pid, &status, WNOHANG);
+		struct relay r = { .len = 0 };
+		char run_calls[24], run_seed[24];
+		int fd;
+		pid_t pid;
 
-		expect(w >= 0, "waitpid: %s", strerror(errno));
-		if (w == pid)
+		snprintf(run_calls, sizeof(run_calls), "%llu", left);
+		snprintf(run_seed, sizeof(run_seed), "%llu", seed_n + 2ULL * (unsigned int)restarts);
+		pid = start_trinity(dir, run_calls, children, run_seed, no_fds, &fd);
+		if (restarts)
+			printf("trinity-check: restart %d: trinity pid %d, calls=%s seed=%s\n",
+			       restarts, (int)pid, run_calls, run_seed);
+		status = watch(pid, fd, &r);
+		if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL ||
+		    !oom_killed_main(pid))
 			break;
-		sample();
-		usleep(200000);
+		expect(restarts < max_restarts,
+		       "the OOM killer killed trinity-main (pid %d), and %d restarts are spent",
+		       (int)pid, max_restarts);
+		expect(r.reported > 0 && r.reported < left,
+		       "the OOM killer killed trinity-main (pid %d) after it reported %llu of its %llu calls",
+		       (int)pid, r.reported, left);
+		left -= r.reported;
+		restarts++;
+		printf("trinity-check: the OOM killer killed trinity-main (pid %d) after %llu calls it reported; %llu left\n",
+		       (int)pid, r.reported, left);
 	}
 	sample();
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	read_counters(&after);
 	read_taint(taint1, sizeof(taint1));
 
-	printf("trinity-check: summary mode=%s calls=%s seed=%s seconds=%.1f samples=%llu programs_seen=%llu unvouched=%llu hornet_seen=%lld hornet_verified=%lld hornet_refused=%lld hornet_audited=%lld taint=%s->%s trinity_status=%d\n",
-	       mode, calls, seed,
+	printf("trinity-check: summary mode=%s calls=%s seed=%s restarts=%d seconds=%.1f samples=%llu programs_seen=%llu unvouched=%llu hornet_seen=%lld hornet_verified=%lld hornet_refused=%lld hornet_audited=%lld taint=%s->%s trinity_status=%d\n",
+	       mode, calls, seed, restarts,
 	       (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9,
 	       samples, programs_seen, unvouched, after.seen - before.seen,
 	       after.verified - before.verified, after.refused - before.refused,
-	       after.audited - before.audited, taint0, taint1,
-	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	       after.audited - before.audited, taint0, taint1, exit_code(status));
 	expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-	       "trinity ended with status %d",
-	       WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status));
+	       "trinity ended with status %d", exit_code(status));
 	expect(!strcmp(taint0, taint1), "the kernel became tainted (%s, was %s)",
 	       taint1, taint0);
 	if (expect_unvouched) {
