@@ -46,25 +46,32 @@ tr -d '\r' <"$tmp/vm.log" >"$tmp/log"
 
 # lines MODE WHAT: MODE's lines of WHAT (out, started), the prefix cut.
 lines() { sed -n "s/^$1: $2: //p" "$tmp/log"; }
-# killed_main PID: the kernel's log says its OOM killer killed PID as trinity-main.
-killed_main() {
-	grep -Eq "^\[ *[0-9.]+\] Out of memory: Killed process $1 \(trinity-main\) " "$tmp/log" ||
-		fail "the kernel did not say it killed $1 as trinity-main"
+# expect_run MODE STATUS STARTS: MODE's trinity-check exited STATUS, and
+# fake-trinity was started as STARTS ("calls=N seed=S", space-separated).
+expect_run() {
+	expect_eq "$1: status" "$(sed -n "s/^$1: status //p" "$tmp/log")" "$2"
+	expect_eq "$1: starts" "$(lines "$1" started | paste -sd' ')" "$3"
 }
+# expect_killed MODE LINE: trinity-check said LINE (an extended regular
+# expression whose one group is a pid), and the kernel's log says that
+# its OOM killer killed that pid as trinity-main.
+expect_killed() {
+	local pid
+	pid=$(lines "$1" out | sed -En "s/^$2\$/\\1/p")
+	[ -n "$pid" ] || fail "$1: no line like '$2' in: $(lines "$1" out)"
+	grep -Eq "^\[ *[0-9.]+\] Out of memory: Killed process $pid \(trinity-main\) " "$tmp/log" ||
+		fail "$1: the kernel did not say it killed $pid as trinity-main"
+}
+pidre='\(pid ([0-9]+)\)'
 
-expect_eq "oom-once: status" "$(sed -n 's/^oom-once: status //p' "$tmp/log")" 0
-expect_eq "oom-once: starts" "$(lines oom-once started | paste -sd' ')" \
-	"calls=5000 seed=10 calls=4300 seed=12"
-killed=$(lines oom-once out | sed -En 's/^trinity-check: the OOM killer killed trinity-main \(pid ([0-9]+)\) after 700 calls it reported; 4300 left$/\1/p')
-[ -n "$killed" ] || fail "oom-once: trinity-check did not say it saw trinity-main killed: $(lines oom-once out)"
-killed_main "$killed"
+expect_run oom-once 0 "calls=5000 seed=10 calls=4300 seed=12"
+expect_killed oom-once "trinity-check: the OOM killer killed trinity-main $pidre after 700 calls it reported; 4300 left"
 lines oom-once out | grep -Eq '^trinity-check: restart 1: trinity pid [0-9]+, calls=4300 seed=12$' ||
 	fail "oom-once: no restart line"
 lines oom-once out | grep -Eq '^trinity-check: summary mode=enforce calls=5000 seed=10 restarts=1 .* trinity_status=0$' ||
 	fail "oom-once: unexpected summary: $(lines oom-once out | grep summary)"
 
-expect_eq "oom-child: status" "$(sed -n 's/^oom-child: status //p' "$tmp/log")" 1
-expect_eq "oom-child: starts" "$(lines oom-child started)" "calls=5000 seed=10"
+expect_run oom-child 1 "calls=5000 seed=10"
 expect_eq "oom-child: last line" "$(lines oom-child out | tail -n 1)" \
 	"trinity-check: FAIL: trinity ended with status 137"
 lines oom-child out | grep -Eq '^trinity-check: summary .* seed=10 restarts=0 .* trinity_status=137$' ||
@@ -72,16 +79,9 @@ lines oom-child out | grep -Eq '^trinity-check: summary .* seed=10 restarts=0 .*
 grep -Eq '^\[ *[0-9.]+\] Out of memory: Killed process [0-9]+ \(trinity-c0\) ' "$tmp/log" ||
 	fail "oom-child: the OOM killer did not kill the child"
 
-expect_eq "oom-silent: status" "$(sed -n 's/^oom-silent: status //p' "$tmp/log")" 1
-expect_eq "oom-silent: starts" "$(lines oom-silent started)" "calls=5000 seed=10"
-killed=$(lines oom-silent out | sed -En 's/^trinity-check: FAIL: the OOM killer killed trinity-main \(pid ([0-9]+)\) after it reported 0 of its 5000 calls$/\1/p')
-[ -n "$killed" ] || fail "oom-silent: unexpected end: $(lines oom-silent out | tail -n 1)"
-killed_main "$killed"
+expect_run oom-silent 1 "calls=5000 seed=10"
+expect_killed oom-silent "trinity-check: FAIL: the OOM killer killed trinity-main $pidre after it reported 0 of its 5000 calls"
 
-expect_eq "oom-always: status" "$(sed -n 's/^oom-always: status //p' "$tmp/log")" 1
-expect_eq "oom-always: starts" "$(lines oom-always started | paste -sd' ')" \
-	"calls=5000 seed=10 calls=4300 seed=12"
-killed=$(lines oom-always out | sed -En 's/^trinity-check: FAIL: the OOM killer killed trinity-main \(pid ([0-9]+)\), and 1 restarts are spent$/\1/p')
-[ -n "$killed" ] || fail "oom-always: unexpected end: $(lines oom-always out | tail -n 1)"
-killed_main "$killed"
+expect_run oom-always 1 "calls=5000 seed=10 calls=4300 seed=12"
+expect_killed oom-always "trinity-check: FAIL: the OOM killer killed trinity-main $pidre, and 1 restarts are spent"
 echo "trinity-check restarted after the OOM killer killed trinity-main, and only then"
