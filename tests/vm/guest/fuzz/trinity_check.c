@@ -287,17 +287,22 @@ struct relay {
 /* Prints one line of trinity's and notes the calls it says it made. */
 static void relay_line(struct relay *r, const char *line, size_t len)
 {
-	char *end;
+	char text[128], *end;
 	unsigned long long n;
 
 	fwrite(line, 1, len, stdout);
 	if (!len || line[len - 1] != '\n')
 		putchar('\n');
 	fflush(stdout);
-	if (strncmp(line, "[main] ", 7) || line[7] < '0' || line[7] > '9')
+	/* @line is not a string: parse a copy that is, long enough for the line. */
+	if (len >= sizeof(text))
+		return;
+	memcpy(text, line, len);
+	text[len] = '\0';
+	if (strncmp(text, "[main] ", 7) || text[7] < '0' || text[7] > '9')
 		return;
 	errno = 0;
-	n = strtoull(line + 7, &end, 10);
+	n = strtoull(text + 7, &end, 10);
 	if (!errno && !strncmp(end, " iterations.", 12) && n > r->reported)
 		r->reported = n;
 }
