@@ -49,6 +49,7 @@
  *             before it); the run of any other seed makes none
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,6 +161,7 @@ struct run_result {
 };
 
 struct prog_view {
+	bool not_prog;		/* the load's fd named no program when judged */
 	bool info_ok;
 	uint8_t tag[BPF_TAG_SIZE];
 	uint32_t type;
@@ -341,21 +343,60 @@ static void *run_ctx(const struct input *in, const struct arena *ar, int prog_fd
 	return ctx;
 }
 
+#define FD_SCAN 4096
+
+/* Marks in SET the fds below FD_SCAN that this process has open. */
+static void open_fds(uint8_t set[FD_SCAN / 8])
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+
+	memset(set, 0, FD_SCAN / 8);
+	if (!d) {
+		perror("hornet_fuzz: /proc/self/fd");
+		exit(3);
+	}
+	while ((e = readdir(d))) {
+		int fd = atoi(e->d_name);
+
+		if (e->d_name[0] >= '0' && e->d_name[0] <= '9' && fd != dirfd(d) && fd < FD_SCAN)
+			set[fd / 8] |= (uint8_t)(1u << (fd % 8));
+	}
+	closedir(d);
+}
+
+/*
+ * Closes the fds open now that were not in BEFORE: what a loader's run
+ * put in this table (its maps, its child), which nothing here holds.
+ */
+static void close_new_fds(const uint8_t before[FD_SCAN / 8])
+{
+	static uint8_t now[FD_SCAN / 8];
+
+	open_fds(now);
+	for (int fd = 0; fd < FD_SCAN; fd++)
+		if ((now[fd / 8] & ~before[fd / 8]) & (1u << (fd % 8)))
+			close(fd);
+}
+
 /*
  * BPF_PROG_TEST_RUN of PROG_FD with CTX (SIZE bytes) into RR, and every
  * program that came alive meanwhile (an id past the last before the run):
  * its tag, and whether each map it binds was made during the run. The
- * child's fd that a loader returns is closed.
+ * fds that a loader's run made in this table (its maps, its child's) are
+ * closed: left open, they would fill the table, try after try.
  */
 static void run_watch(int prog_fd, void *ctx, uint32_t size, struct run_result *rr)
 {
 	uint32_t last_prog = last_id(BPF_PROG_GET_NEXT_ID);
 	uint32_t last_map = last_id(BPF_MAP_GET_NEXT_ID);
 	uint32_t ids[MAX_BOUND], id = last_prog, i;
+	static uint8_t before[FD_SCAN / 8];
 	struct bpf_prog_info info;
 	int fd;
 
 	memset(rr, 0, sizeof(*rr));
+	open_fds(before);
 	rr->err = sys_prog_run(prog_fd, size ? ctx : NULL, size, NULL, 0, &rr->retval);
 	while (fuzz_next_id(BPF_PROG_GET_NEXT_ID, &id)) {
 		fd = sys_fd_by_id(BPF_PROG_GET_FD_BY_ID, id);
@@ -374,10 +415,7 @@ static void run_watch(int prog_fd, void *ctx, uint32_t size, struct run_result *
 		rr->nchildren++;
 		close(fd);
 	}
-	/* a loader's result is its child's fd in this table */
-	if (!rr->err && (int)rr->retval > 2 && prog_info((int)rr->retval, &info, ids) &&
-	    info.id > last_prog)
-		close((int)rr->retval);
+	close_new_fds(before);
 }
 
 /* run_watch() in a child process, whose fd table no thread shares. */
@@ -421,6 +459,11 @@ static void view_prog(const struct input *in, const struct arena *ar, int prog_f
 	unsigned int i;
 
 	memset(pv, 0, sizeof(*pv));
+	/* BPF_OBJ_GET_INFO_BY_FD of a map would fill in a map's fields */
+	if (!fuzz_fd_is(prog_fd, "prog")) {
+		pv->not_prog = true;
+		return;
+	}
 	if (!prog_info(prog_fd, &info, ids))
 		return;
 	pv->info_ok = true;
@@ -603,6 +646,10 @@ static int judge(const struct seed *sd, const struct arena *ar, const struct out
 	uint32_t i;
 
 	why[0] = 0;
+	if (pv->not_prog) {
+		add(why, len, "the load's fd%s names no program now", "");
+		broken++;
+	}
 	/* insns */
 	if ((uint64_t)insn_cnt * 8 != sd->insn_len || !seen(out, 8, 8) ||
 	    memcmp(out->insn_ptr, sd->insns, sd->insn_len)) {

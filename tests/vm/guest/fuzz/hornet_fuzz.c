@@ -15,6 +15,7 @@
  * printed with its mutations, saved as a replay file, and the run stops.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -160,7 +161,8 @@ static void usage(FILE *f)
 "with --control --record, when the run ended (a summary line says how\n"
 "many tries, loads and refusals by errno); 1 on a\n"
 "bypass; 2 on bad usage; 3 when setting up failed (Hornet's mode, a seed\n"
-"file, a signed seed that does not load); 4 when the kernel became tainted\n"
+"file, a signed seed that does not load) or when a try left an fd of the\n"
+"fuzzer's own open or closed; 4 when the kernel became tainted\n"
 "during the run.\n");
 }
 
@@ -733,6 +735,37 @@ double fuzz_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* How many fds this process has open. */
+static unsigned int open_fd_count(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	unsigned int n = 0;
+
+	if (!d)
+		setup_failed("cannot read %s", "/proc/self/fd");
+	while ((e = readdir(d)))
+		n += e->d_name[0] >= '0' && e->d_name[0] <= '9';
+	closedir(d);
+	return n - 1;	/* not the directory's own */
+}
+
+/*
+ * Each try must give back every fd it took: a leak fills the table until
+ * a load's new fd lands on the number that a racing close() just freed,
+ * and the racer's dup2() puts another object under the oracle's eyes.
+ */
+static void check_fds(unsigned int want, uint64_t s, uint64_t n)
+{
+	unsigned int got = open_fd_count();
+
+	if (got == want)
+		return;
+	printf("hornet_fuzz: seed=%#" PRIx64 " try=%" PRIu64 " left %u fds open, not %u: "
+	       "the fuzzer itself leaked (or closed) an fd\n", s, n, got, want);
+	exit(EXIT_SETUP);
+}
+
 static void summary(uint64_t s, double secs)
 {
 	char hist[1024];
@@ -789,6 +822,7 @@ int main(int argc, char **argv)
 	bool have_seed = false;
 	struct utsname u;
 	double t0, deadline;
+	unsigned int fds0;
 	long taint0, taint1;
 	int c;
 
@@ -943,6 +977,7 @@ int main(int argc, char **argv)
 
 	printf("hornet_fuzz: fuzzing with seed=%#" PRIx64 " for %" PRIu64 " %s\n", s,
 	       seconds ? seconds : tries, seconds ? "seconds" : "tries");
+	fds0 = open_fd_count();
 	t0 = fuzz_now();
 	deadline = t0 + (double)seconds;
 	for (n = 0; seconds ? fuzz_now() < deadline : n < tries; n++) {
@@ -972,6 +1007,7 @@ int main(int argc, char **argv)
 		if (v.sig_variant)
 			variant(&in, s, n);
 		arena_close(&ar);
+		check_fds(fds0, s, n);
 		check_records(&in, s, n, false);
 		if (n && n % 2000 == 0)
 			printf("hornet_fuzz: progress tries=%lu accepted=%lu %.1f s\n", st.tries,
