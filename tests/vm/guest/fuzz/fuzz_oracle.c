@@ -343,15 +343,18 @@ static void *run_ctx(const struct input *in, const struct arena *ar, int prog_fd
 	return ctx;
 }
 
-#define FD_SCAN 4096
-
-/* Marks in SET the fds below FD_SCAN that this process has open. */
-static void open_fds(uint8_t set[FD_SCAN / 8])
+/*
+ * Marks in SET (when not NULL) the fds below FUZZ_FD_SCAN that this
+ * process has open; returns how many it has open.
+ */
+unsigned int fuzz_open_fds(uint8_t *set)
 {
 	DIR *d = opendir("/proc/self/fd");
 	struct dirent *e;
+	unsigned int n = 0;
 
-	memset(set, 0, FD_SCAN / 8);
+	if (set)
+		memset(set, 0, FUZZ_FD_SCAN / 8);
 	if (!d) {
 		perror("hornet_fuzz: /proc/self/fd");
 		exit(3);
@@ -359,22 +362,26 @@ static void open_fds(uint8_t set[FD_SCAN / 8])
 	while ((e = readdir(d))) {
 		int fd = atoi(e->d_name);
 
-		if (e->d_name[0] >= '0' && e->d_name[0] <= '9' && fd != dirfd(d) && fd < FD_SCAN)
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == dirfd(d))
+			continue;
+		n++;
+		if (set && fd < FUZZ_FD_SCAN)
 			set[fd / 8] |= (uint8_t)(1u << (fd % 8));
 	}
 	closedir(d);
+	return n;
 }
 
 /*
  * Closes the fds open now that were not in BEFORE: what a loader's run
  * put in this table (its maps, its child), which nothing here holds.
  */
-static void close_new_fds(const uint8_t before[FD_SCAN / 8])
+static void close_new_fds(const uint8_t before[FUZZ_FD_SCAN / 8])
 {
-	static uint8_t now[FD_SCAN / 8];
+	static uint8_t now[FUZZ_FD_SCAN / 8];
 
-	open_fds(now);
-	for (int fd = 0; fd < FD_SCAN; fd++)
+	fuzz_open_fds(now);
+	for (int fd = 0; fd < FUZZ_FD_SCAN; fd++)
 		if ((now[fd / 8] & ~before[fd / 8]) & (1u << (fd % 8)))
 			close(fd);
 }
@@ -391,12 +398,12 @@ static void run_watch(int prog_fd, void *ctx, uint32_t size, struct run_result *
 	uint32_t last_prog = last_id(BPF_PROG_GET_NEXT_ID);
 	uint32_t last_map = last_id(BPF_MAP_GET_NEXT_ID);
 	uint32_t ids[MAX_BOUND], id = last_prog, i;
-	static uint8_t before[FD_SCAN / 8];
+	static uint8_t before[FUZZ_FD_SCAN / 8];
 	struct bpf_prog_info info;
 	int fd;
 
 	memset(rr, 0, sizeof(*rr));
-	open_fds(before);
+	fuzz_open_fds(before);
 	rr->err = sys_prog_run(prog_fd, size ? ctx : NULL, size, NULL, 0, &rr->retval);
 	while (fuzz_next_id(BPF_PROG_GET_NEXT_ID, &id)) {
 		fd = sys_fd_by_id(BPF_PROG_GET_FD_BY_ID, id);

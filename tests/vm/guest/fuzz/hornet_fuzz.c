@@ -15,7 +15,6 @@
  * printed with its mutations, saved as a replay file, and the run stops.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -735,21 +734,6 @@ double fuzz_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* How many fds this process has open. */
-static unsigned int open_fd_count(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	unsigned int n = 0;
-
-	if (!d)
-		setup_failed("cannot read %s", "/proc/self/fd");
-	while ((e = readdir(d)))
-		n += e->d_name[0] >= '0' && e->d_name[0] <= '9';
-	closedir(d);
-	return n - 1;	/* not the directory's own */
-}
-
 /*
  * Each try must give back every fd it took: a leak fills the table until
  * a load's new fd lands on the number that a racing close() just freed,
@@ -757,7 +741,7 @@ static unsigned int open_fd_count(void)
  */
 static void check_fds(unsigned int want, uint64_t s, uint64_t n)
 {
-	unsigned int got = open_fd_count();
+	unsigned int got = fuzz_open_fds(NULL);
 
 	if (got == want)
 		return;
@@ -977,7 +961,7 @@ int main(int argc, char **argv)
 
 	printf("hornet_fuzz: fuzzing with seed=%#" PRIx64 " for %" PRIu64 " %s\n", s,
 	       seconds ? seconds : tries, seconds ? "seconds" : "tries");
-	fds0 = open_fd_count();
+	fds0 = fuzz_open_fds(NULL);
 	t0 = fuzz_now();
 	deadline = t0 + (double)seconds;
 	for (n = 0; seconds ? fuzz_now() < deadline : n < tries; n++) {
