@@ -49,12 +49,13 @@
  *             before it); the run of any other seed makes none
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include "hornet_fuzz.h"
@@ -344,31 +345,52 @@ static void *run_ctx(const struct input *in, const struct arena *ar, int prog_fd
 }
 
 /*
- * Marks in SET (when not NULL) the fds below FUZZ_FD_SCAN that this
- * process has open; returns how many it has open.
+ * Marks in SET (when not NULL) the fds that this process has open; returns
+ * how many it has open. One poll() of every fd number below the table's
+ * limit tells which are open (a closed one polls POLLNVAL), at a fraction
+ * of the cost of reading /proc/self/fd, which makes a dentry per fd: on a
+ * debug kernel, that read took a tenth of each try. The first call lowers
+ * the soft RLIMIT_NOFILE to FUZZ_FD_SCAN when it is higher, so that no fd
+ * can be opened past what is polled.
  */
 unsigned int fuzz_open_fds(uint8_t *set)
 {
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
+	static struct pollfd pfd[FUZZ_FD_SCAN];
+	static nfds_t nscan;
 	unsigned int n = 0;
+	nfds_t i;
 
+	if (!nscan) {
+		struct rlimit rl;
+
+		if (getrlimit(RLIMIT_NOFILE, &rl)) {
+			perror("hornet_fuzz: getrlimit");
+			exit(3);
+		}
+		if (rl.rlim_cur > FUZZ_FD_SCAN) {
+			rl.rlim_cur = FUZZ_FD_SCAN;
+			if (setrlimit(RLIMIT_NOFILE, &rl)) {
+				perror("hornet_fuzz: setrlimit");
+				exit(3);
+			}
+		}
+		nscan = (nfds_t)rl.rlim_cur;
+		for (i = 0; i < nscan; i++)
+			pfd[i].fd = (int)i;
+	}
 	if (set)
 		memset(set, 0, FUZZ_FD_SCAN / 8);
-	if (!d) {
-		perror("hornet_fuzz: /proc/self/fd");
+	if (poll(pfd, nscan, 0) < 0) {
+		perror("hornet_fuzz: poll of the fd table");
 		exit(3);
 	}
-	while ((e = readdir(d))) {
-		int fd = atoi(e->d_name);
-
-		if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == dirfd(d))
+	for (i = 0; i < nscan; i++) {
+		if (pfd[i].revents & POLLNVAL)
 			continue;
 		n++;
-		if (set && fd < FUZZ_FD_SCAN)
-			set[fd / 8] |= (uint8_t)(1u << (fd % 8));
+		if (set)
+			set[i / 8] |= (uint8_t)(1u << (i % 8));
 	}
-	closedir(d);
 	return n;
 }
 

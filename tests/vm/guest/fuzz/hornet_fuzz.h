@@ -284,8 +284,11 @@ int fuzz_prog_id(int prog_fd, uint32_t *id);
 bool fuzz_next_id(int cmd, uint32_t *id);
 int fuzz_map_id(int map_fd, uint32_t *id);
 bool fuzz_fd_is(int fd, const char *kind);
-/* The fds open here, marked in SET (FUZZ_FD_SCAN bits) when not NULL; their number. */
-#define FUZZ_FD_SCAN 4096
+/*
+ * The fds open here, marked in SET (FUZZ_FD_SCAN bits) when not NULL; their
+ * number. No fd is opened at FUZZ_FD_SCAN or past it (the soft limit).
+ */
+#define FUZZ_FD_SCAN 1024
 unsigned int fuzz_open_fds(uint8_t *set);
 
 /* hornet_fuzz.c: seconds on the monotonic clock */
