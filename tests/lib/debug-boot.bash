@@ -13,10 +13,10 @@ kmemleak_allow_ere() {
 
 # debug_boot_env ROOT: export what tests/vm/run reads for a debug boot.
 #
-# - hornet_vm.kmemleak: every boot ends with a complete kmemleak scan, and
-#   any report fails it (every report: HORNET_VM_KMEMLEAK_MATCH is unset),
-#   save those tests/debug/kmemleak-allow excuses.
-# - no5lvl: the guest pages with 4 levels. QEMU's -cpu max offers LA57,
+# - HORNET_VM_KMEMLEAK=1: every boot ends with a complete kmemleak scan,
+#   and any report fails it (every report: HORNET_VM_KMEMLEAK_MATCH is
+#   unset), save those tests/debug/kmemleak-allow excuses.
+# - no5lvl, in HORNET_VM_APPEND: the guest pages with 4 levels. QEMU's -cpu max offers LA57,
 #   and 7.3 always builds 5-level paging in, so its direct map is then at
 #   ff11... . identify_cpu() zeroes the boot CPU's capabilities before it
 #   reads them again, and an interrupt taken in that window sees LA57
@@ -35,7 +35,8 @@ kmemleak_allow_ere() {
 # Arguments already in HORNET_VM_APPEND are kept.
 debug_boot_env() {
 	local allow
-	export HORNET_VM_APPEND="${HORNET_VM_APPEND:+$HORNET_VM_APPEND }hornet_vm.kmemleak no5lvl"
+	export HORNET_VM_KMEMLEAK=1
+	export HORNET_VM_APPEND="${HORNET_VM_APPEND:+$HORNET_VM_APPEND }no5lvl"
 	unset HORNET_VM_KMEMLEAK_MATCH
 	allow=$(kmemleak_allow_ere "$1")
 	if [ -n "$allow" ]; then
